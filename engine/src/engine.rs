@@ -1,0 +1,507 @@
+//! The engine: a plain struct that owns the world, the workers, the fault plan and the RNG, and
+//! produces one event per `step()`.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::error::ScenarioError;
+use crate::fault::{Action, FaultKind, FaultPoint};
+use crate::invariant::Checker;
+use crate::provider;
+use crate::rng::{fnv1a, Rng};
+use crate::scenario::{canonical_json, KeySource, Payload, Run, Scalar, Scenario, Schedule};
+use crate::trace::{Event, Lane, LaneKind, Stop, Trace, TRACE_FORMAT};
+use crate::workflow::{Ctx, Listing, Start, Step, Task};
+use crate::world::{WorkerState, WorkerView, World};
+
+/// Ticks a crashed worker stays down before it restarts.
+const RESTART_DELAY_TICKS: u32 = 2;
+
+/// A deterministic simulation of one scenario.
+pub struct Engine {
+    scenario: Scenario,
+    world: World,
+    rng: Rng,
+    workers: Vec<Worker>,
+    checker: Checker,
+    listing: Listing,
+    events: u32,
+    /// Occurrences of each action so far, across workers and per worker.
+    occurrences: BTreeMap<Action, u32>,
+    occurrences_by_worker: BTreeMap<(usize, Action), u32>,
+    fault_points: Vec<FaultPoint>,
+    /// Position in an explicit schedule, and the next worker in round robin.
+    schedule_position: usize,
+    round_robin_next: usize,
+    /// The auto-increment sequence behind `key = "auto_increment"`.
+    sequence: u32,
+    stop: Option<Stop>,
+}
+
+struct Worker {
+    name: String,
+    queue: VecDeque<Queued>,
+    task: Option<Task>,
+    /// The run number of the current task.
+    run: u32,
+    wake_tick: u32,
+    state: WorkerState,
+    results: Vec<String>,
+    /// The next run is a restart after a crash.
+    restarting: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Queued {
+    run: Run,
+    number: u32,
+    redelivered: bool,
+}
+
+impl Engine {
+    /// Validates the scenario and sets the world up.
+    pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
+        scenario.validate()?;
+        let listing = scenario.workflow.listing(&scenario);
+        let workers: Vec<Worker> = scenario
+            .workers
+            .iter()
+            .map(|plan| Worker {
+                name: plan.name.clone(),
+                queue: plan
+                    .runs
+                    .iter()
+                    .enumerate()
+                    .map(|(index, run)| Queued {
+                        run: run.clone(),
+                        number: index as u32 + 1,
+                        redelivered: false,
+                    })
+                    .collect(),
+                task: None,
+                run: 0,
+                wake_tick: 0,
+                state: WorkerState::Idle,
+                results: Vec::new(),
+                restarting: false,
+            })
+            .collect();
+        let mut world = World {
+            table: crate::world::Table::new(scenario.design.unique),
+            ..World::default()
+        };
+        world.workers = workers.iter().map(view).collect();
+        Ok(Engine {
+            rng: Rng::new(scenario.seed),
+            scenario,
+            world,
+            workers,
+            checker: Checker::default(),
+            listing,
+            events: 0,
+            occurrences: BTreeMap::new(),
+            occurrences_by_worker: BTreeMap::new(),
+            fault_points: Vec::new(),
+            schedule_position: 0,
+            round_robin_next: 0,
+            sequence: 0,
+            stop: None,
+        })
+    }
+
+    /// Runs a scenario to the end and returns its trace.
+    pub fn run(scenario: Scenario) -> Result<Trace, ScenarioError> {
+        let mut engine = Engine::new(scenario)?;
+        let initial = engine.world.clone();
+        let mut events = Vec::new();
+        while let Some(event) = engine.step() {
+            events.push(event);
+        }
+        Ok(engine.into_trace(initial, events))
+    }
+
+    /// Runs to the end without storing events; returns the number of events and the final state.
+    /// For benchmarks and explorers that need only the verdicts.
+    pub fn run_quiet(scenario: Scenario) -> Result<(u32, World, Vec<crate::Verdict>), ScenarioError> {
+        let mut engine = Engine::new(scenario)?;
+        let mut count = 0;
+        while engine.step_inner(false).is_some() {
+            count += 1;
+        }
+        Ok((count, engine.world, engine.checker.verdicts()))
+    }
+
+    /// The state now.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Why the run stopped, once it has.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    /// Advances by one event; `None` once the run has stopped.
+    #[must_use]
+    pub fn step(&mut self) -> Option<Event> {
+        self.step_inner(true).flatten()
+    }
+
+    /// One event; the outer `None` means stopped, the inner one means not recorded.
+    fn step_inner(&mut self, record: bool) -> Option<Option<Event>> {
+        if self.stop.is_some() {
+            return None;
+        }
+        if self.events >= self.scenario.step_cap {
+            self.stop = Some(Stop::StepCap);
+            return None;
+        }
+        let Some(index) = self.next_worker() else {
+            self.stop = Some(Stop::Finished);
+            return None;
+        };
+        let (actor, action, run, op, step, fault) = self.step_worker(index);
+        self.events += 1;
+        let event_tick = self.world.tick;
+        self.world.tick += 1;
+        let worker = &mut self.workers[index];
+        if step.sleep_ticks > 0 {
+            worker.wake_tick = self.world.tick + step.sleep_ticks;
+            worker.state = WorkerState::Sleeping;
+        }
+        if let Some(result) = &step.result {
+            worker.results.push(result.clone());
+            worker.task = None;
+            worker.state = if worker.queue.is_empty() { WorkerState::Done } else { WorkerState::Idle };
+        }
+        self.world.workers = self.workers.iter().map(view).collect();
+        let broke = self.checker.check(self.events, &self.world, &step.flags);
+        self.assert_world();
+        if !record {
+            return Some(None);
+        }
+        Some(Some(Event {
+            index: self.events,
+            tick: event_tick,
+            actor,
+            action,
+            run,
+            op,
+            messages: step.messages,
+            outcome: step.outcome,
+            line: self.listing.line(step.line),
+            fault: fault.filter(|_| step.fault_used),
+            broke,
+            state: self.world.clone(),
+        }))
+    }
+
+    /// Picks the worker that steps next, advancing time while everyone waits.
+    fn next_worker(&mut self) -> Option<usize> {
+        loop {
+            provider::expire_keys(&mut self.world, &self.scenario.provider);
+            provider::commit_in_flight(&mut self.world, &self.scenario.provider);
+            let now = self.world.tick;
+            let ready: Vec<usize> = (0..self.workers.len())
+                .filter(|&index| self.workers[index].ready_at(now))
+                .collect();
+            if !ready.is_empty() {
+                return Some(self.pick(&ready));
+            }
+            let next_tick = self.workers.iter().filter_map(Worker::next_ready_tick).min();
+            match next_tick {
+                Some(tick) if tick > now => self.world.tick = tick,
+                _ => return self.drain_in_flight(),
+            }
+        }
+    }
+
+    /// No worker has work left; let delayed commits land so the final state is the truth.
+    fn drain_in_flight(&mut self) -> Option<usize> {
+        if let Some(last) = self.world.in_flight.iter().map(|request| request.commit_tick).max() {
+            self.world.tick = self.world.tick.max(last);
+            provider::commit_in_flight(&mut self.world, &self.scenario.provider);
+        }
+        None
+    }
+
+    fn pick(&mut self, ready: &[usize]) -> usize {
+        match &self.scenario.schedule {
+            Schedule::Sequential => ready[0],
+            Schedule::Seeded => ready[self.rng.below(ready.len() as u32) as usize],
+            Schedule::Explicit { order } => {
+                while let Some(&wanted) = order.get(self.schedule_position) {
+                    self.schedule_position += 1;
+                    if ready.contains(&(wanted as usize)) {
+                        return wanted as usize;
+                    }
+                }
+                self.round_robin(ready)
+            }
+            Schedule::RoundRobin => self.round_robin(ready),
+        }
+    }
+
+    fn round_robin(&mut self, ready: &[usize]) -> usize {
+        let count = self.workers.len();
+        let chosen = (0..count)
+            .map(|offset| (self.round_robin_next + offset) % count)
+            .find(|index| ready.contains(index))
+            .unwrap_or(ready[0]);
+        self.round_robin_next = (chosen + 1) % count;
+        chosen
+    }
+
+    /// One step of one worker: receive a run, crash, cancel, or a workflow step.
+    fn step_worker(&mut self, index: usize) -> (String, Action, u32, String, Step, Option<FaultKind>) {
+        let action = match &self.workers[index].task {
+            None => Action::Receive,
+            Some(task) => task.next_action(),
+        };
+        let fault = self.fault_for(index, action);
+        let actor = self.workers[index].name.clone();
+        if action == Action::Receive {
+            let step = self.receive(index, fault);
+            let worker = &self.workers[index];
+            let op = worker.task.as_ref().map(|task| task.op().to_string()).unwrap_or_default();
+            return (actor, action, worker.run, op, step, fault);
+        }
+        self.workers[index].state = WorkerState::Running;
+        let run = self.workers[index].run;
+        let mut task = self.workers[index].task.take().expect("a stepping worker has a task");
+        let op = task.op().to_string();
+        let step = match fault {
+            Some(FaultKind::Crash) => self.crash(index, &task, action),
+            Some(FaultKind::Cancel) => {
+                self.world.cancelled = true;
+                let mut step = self.with_ctx(index, fault, |ctx| task.cancel(ctx));
+                step.fault_used = true;
+                step
+            }
+            _ if self.world.cancelled => self.with_ctx(index, None, |ctx| task.cancel(ctx)),
+            _ => self.with_ctx(index, fault, |ctx| task.step(ctx)),
+        };
+        if fault != Some(FaultKind::Crash) {
+            self.workers[index].task = Some(task);
+        }
+        let action = step.action.unwrap_or(action);
+        (actor, action, run, op, step, fault)
+    }
+
+    fn with_ctx(&mut self, index: usize, fault: Option<FaultKind>, body: impl FnOnce(&mut Ctx) -> Step) -> Step {
+        let lane = lane_id(index);
+        let mut ctx = Ctx {
+            world: &mut self.world,
+            scenario: &self.scenario,
+            rng: &mut self.rng,
+            lane: &lane,
+            fault,
+        };
+        body(&mut ctx)
+    }
+
+    /// A run begins: the worker takes the next message from its queue.
+    fn receive(&mut self, index: usize, fault: Option<FaultKind>) -> Step {
+        let worker = &mut self.workers[index];
+        let queued = worker.queue.pop_front().expect("a receiving worker has a queued run");
+        let restarting = std::mem::take(&mut worker.restarting);
+        if self.world.cancelled {
+            let dropped = worker.queue.len() as u32 + 1;
+            worker.queue.clear();
+            worker.run = queued.number;
+            return Step {
+                outcome: format!("cancel flag is up: {dropped} run(s) not started"),
+                result: Some("not_started".into()),
+                ..Step::default()
+            };
+        }
+        if fault == Some(FaultKind::DeliverTwice) {
+            let mut again = queued.clone();
+            again.redelivered = true;
+            worker.queue.push_front(again);
+        }
+        let mut payload = queued
+            .run
+            .payload
+            .clone()
+            .unwrap_or_else(|| self.scenario.operation(&queued.run.op).payload.clone());
+        if fault == Some(FaultKind::ChangePayload) {
+            change(&mut payload);
+        }
+        let payload = canonical_json(&payload);
+        let key = match &queued.run.key {
+            Some(key) => key.clone(),
+            None => self.key_for(&queued.run.op, &payload),
+        };
+        let worker = &mut self.workers[index];
+        worker.run = queued.number;
+        worker.state = WorkerState::Running;
+        let start = Start {
+            op: queued.run.op.clone(),
+            payload: payload.clone(),
+            key: key.clone(),
+            tick: self.world.tick,
+        };
+        worker.task = Some(self.scenario.workflow.start(start));
+        let how = match (restarting, queued.redelivered) {
+            (true, _) => "restarts and receives",
+            (_, true) => "receives again (redelivered)",
+            _ => "receives",
+        };
+        Step {
+            outcome: format!("{how} {} {payload} (key {key})", queued.run.op),
+            line: "def",
+            fault_used: matches!(fault, Some(FaultKind::DeliverTwice | FaultKind::ChangePayload)),
+            ..Step::default()
+        }
+    }
+
+    fn key_for(&mut self, op: &str, payload: &str) -> String {
+        match self.scenario.design.key {
+            KeySource::SourceId => op.to_string(),
+            KeySource::AutoIncrement => {
+                self.sequence += 1;
+                format!("seq-{}", self.sequence)
+            }
+            KeySource::ContentHash => format!("h-{:08x}", fnv1a(payload) >> 32),
+            KeySource::FreshRandom => format!("k-{:08x}", self.rng.next_u64() >> 32),
+        }
+    }
+
+    /// The worker dies before `action`; its run will be received again after a restart.
+    fn crash(&mut self, index: usize, task: &Task, action: Action) -> Step {
+        let worker = &mut self.workers[index];
+        worker.state = WorkerState::Crashed;
+        worker.wake_tick = self.world.tick + 1 + RESTART_DELAY_TICKS;
+        worker.restarting = true;
+        let queued = Queued {
+            run: self.scenario.workers[index].runs[(worker.run - 1) as usize].clone(),
+            number: worker.run,
+            redelivered: false,
+        };
+        worker.queue.push_front(queued);
+        Step {
+            outcome: format!("crashes before {} of {}: its memory is lost", action.name(), task.op()),
+            fault_used: true,
+            ..Step::default()
+        }
+    }
+
+    /// The fault planned for this occurrence of `action` by worker `index`, if any.
+    fn fault_for(&mut self, index: usize, action: Action) -> Option<FaultKind> {
+        let nth = {
+            let count = self.occurrences.entry(action).or_default();
+            *count += 1;
+            *count
+        };
+        let nth_by_worker = {
+            let count = self.occurrences_by_worker.entry((index, action)).or_default();
+            *count += 1;
+            *count
+        };
+        let applicable: Vec<FaultKind> = FaultKind::ALL
+            .into_iter()
+            .filter(|fault| fault.applies_to(action))
+            .collect();
+        if !applicable.is_empty() {
+            self.fault_points.push(FaultPoint {
+                at: action,
+                nth,
+                faults: applicable,
+            });
+        }
+        let name = &self.workers[index].name;
+        let rules = self.scenario.faults.iter().filter(|rule| rule.at == action);
+        let mut chosen = None;
+        for rule in rules {
+            let (count, matches_worker) = match &rule.worker {
+                Some(worker) => (nth_by_worker, worker == name),
+                None => (nth, true),
+            };
+            let strikes = matches_worker
+                && match (rule.nth, rule.chance_permille) {
+                    (Some(wanted), _) => wanted == count,
+                    (None, Some(permille)) => self.rng.chance(permille),
+                    (None, None) => true,
+                };
+            if strikes && chosen.is_none() {
+                chosen = Some(rule.fault);
+            }
+        }
+        chosen
+    }
+
+    /// Invariants of the engine itself (not of the design under test).
+    fn assert_world(&self) {
+        debug_assert!(self.events <= self.scenario.step_cap);
+        debug_assert_eq!(self.world.workers.len(), self.workers.len());
+        debug_assert!(self.world.table.rows.windows(2).all(|pair| pair[0].rowid < pair[1].rowid));
+    }
+
+    fn into_trace(self, initial: World, events: Vec<Event>) -> Trace {
+        let mut lanes: Vec<Lane> = (0..self.workers.len())
+            .map(|index| Lane {
+                id: lane_id(index),
+                label: self.workers[index].name.clone(),
+                kind: LaneKind::Worker,
+            })
+            .collect();
+        lanes.extend(self.scenario.workflow.lanes());
+        Trace {
+            format: TRACE_FORMAT,
+            workflow: self.scenario.workflow,
+            seed: self.scenario.seed,
+            code: self.listing.code(),
+            lanes,
+            initial,
+            events,
+            verdicts: self.checker.verdicts(),
+            fault_points: self.fault_points,
+            stop: self.stop.unwrap_or(Stop::Finished),
+        }
+    }
+}
+
+impl Worker {
+    fn ready_at(&self, now: u32) -> bool {
+        self.wake_tick <= now && (self.task.is_some() || self.queue.front().is_some_and(|queued| queued.run.not_before <= now))
+    }
+
+    fn next_ready_tick(&self) -> Option<u32> {
+        if self.task.is_some() {
+            return Some(self.wake_tick);
+        }
+        self.queue
+            .front()
+            .map(|queued| queued.run.not_before.max(self.wake_tick))
+    }
+}
+
+fn view(worker: &Worker) -> WorkerView {
+    WorkerView {
+        name: worker.name.clone(),
+        state: worker.state,
+        op: worker.task.as_ref().map(|task| task.op().to_string()),
+        run: worker.run,
+        results: worker.results.clone(),
+    }
+}
+
+/// The lane id of worker `index`: "worker-1", "worker-2", ...
+pub fn lane_id(index: usize) -> String {
+    format!("worker-{}", index + 1)
+}
+
+/// A changed intention: the first number grows by one, or the first text gains " (changed)".
+fn change(payload: &mut Payload) {
+    if let Some(value) = payload.values_mut().find(|value| matches!(value, Scalar::Int(_))) {
+        if let Scalar::Int(number) = value {
+            *number += 1;
+        }
+        return;
+    }
+    if let Some(Scalar::Text(text)) = payload.values_mut().find(|value| matches!(value, Scalar::Text(_))) {
+        text.push_str(" (changed)");
+        return;
+    }
+    payload.insert("changed".into(), Scalar::Bool(true));
+}

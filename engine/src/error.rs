@@ -1,0 +1,26 @@
+//! Why a scenario cannot run.
+
+use thiserror::Error;
+
+/// A scenario that breaks a rule of the engine. Each message says what would be right.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ScenarioError {
+    /// No worker, so nothing would happen.
+    #[error("the scenario has no workers; add at least one [[workers]] entry with runs")]
+    NoWorkers,
+    /// Two workers or operations share a name.
+    #[error("{what} \"{name}\" is defined twice; names must be unique")]
+    Duplicate { what: &'static str, name: String },
+    /// A run names an operation that does not exist.
+    #[error("worker \"{worker}\" runs operation \"{op}\", which is not in [[operations]] (known: {known})")]
+    UnknownOperation { worker: String, op: String, known: String },
+    /// A fault rule names a worker that does not exist.
+    #[error("fault {fault} names worker \"{worker}\", which is not in [[workers]]")]
+    UnknownWorker { fault: String, worker: String },
+    /// A fault cannot strike at that action.
+    #[error("fault {fault} cannot strike at {at}; it can strike at: {allowed}")]
+    FaultDoesNotApply { fault: String, at: String, allowed: String },
+    /// A number outside its range.
+    #[error("{field} is {value}; it must be between {min} and {max}")]
+    OutOfRange { field: String, value: i64, min: i64, max: i64 },
+}

@@ -1,0 +1,205 @@
+//! The laws a safe design keeps. Checked after every event; each verdict names the event that
+//! first broke it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::world::World;
+
+/// The invariants, in the order the invariants panel lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Invariant {
+    /// At most one effect per logical operation (provider record, charge, email, notification).
+    OneEffect,
+    /// A verified job has its operation at the provider, with an equal payload.
+    VerifiedHasEffect,
+    /// No record is marked succeeded without its effect.
+    NoSuccessWithoutEffect,
+    /// A changed payload under a used key is never accepted silently.
+    NoSilentChange,
+    /// Unknown completion never becomes success without evidence.
+    NoUnprovenSuccess,
+    /// A record that already succeeded is never resubmitted.
+    NoResubmit,
+    /// One row per dedup key wherever the design promises it.
+    OneRowPerKey,
+}
+
+impl Invariant {
+    pub const ALL: [Invariant; 7] = [
+        Invariant::OneEffect,
+        Invariant::VerifiedHasEffect,
+        Invariant::NoSuccessWithoutEffect,
+        Invariant::NoSilentChange,
+        Invariant::NoUnprovenSuccess,
+        Invariant::NoResubmit,
+        Invariant::OneRowPerKey,
+    ];
+
+    /// The snake_case id used in lesson files.
+    pub fn id(self) -> &'static str {
+        match self {
+            Invariant::OneEffect => "one_effect",
+            Invariant::VerifiedHasEffect => "verified_has_effect",
+            Invariant::NoSuccessWithoutEffect => "no_success_without_effect",
+            Invariant::NoSilentChange => "no_silent_change",
+            Invariant::NoUnprovenSuccess => "no_unproven_success",
+            Invariant::NoResubmit => "no_resubmit",
+            Invariant::OneRowPerKey => "one_row_per_key",
+        }
+    }
+
+    /// One sentence a learner reads in the invariants panel.
+    pub fn statement(self) -> &'static str {
+        match self {
+            Invariant::OneEffect => "At most one effect per logical operation",
+            Invariant::VerifiedHasEffect => {
+                "Verified means the provider holds the operation with the same payload"
+            }
+            Invariant::NoSuccessWithoutEffect => "No record is marked succeeded without its effect",
+            Invariant::NoSilentChange => "A changed payload is never accepted silently",
+            Invariant::NoUnprovenSuccess => "Unknown never becomes success without evidence",
+            Invariant::NoResubmit => "A record that succeeded is never resubmitted",
+            Invariant::OneRowPerKey => "One row per dedup key where the design promises it",
+        }
+    }
+}
+
+/// The verdict on one invariant for a whole run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub invariant: Invariant,
+    /// The event (1-based) that first broke it; `None` if it held throughout.
+    pub broken_at: Option<u32>,
+    /// What was wrong, when broken.
+    pub detail: Option<String>,
+}
+
+/// Facts about one step that the state alone does not show; set by the workflow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepFlags {
+    /// The provider accepted a changed payload under a used key without saying so.
+    pub silent_change: bool,
+    /// A job was marked succeeded without evidence from the provider in this run.
+    pub unproven_success: bool,
+    /// The step resubmitted work for a record that had already succeeded.
+    pub resubmitted: bool,
+    /// The design promises one row per key in the results table.
+    pub promises_unique_rows: bool,
+}
+
+/// Tracks verdicts across a run.
+#[derive(Clone, Debug)]
+pub struct Checker {
+    verdicts: BTreeMap<Invariant, Verdict>,
+}
+
+impl Default for Checker {
+    fn default() -> Self {
+        Checker {
+            verdicts: Invariant::ALL
+                .iter()
+                .map(|&invariant| {
+                    let verdict = Verdict {
+                        invariant,
+                        broken_at: None,
+                        detail: None,
+                    };
+                    (invariant, verdict)
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Checker {
+    /// Checks every invariant after event `index`; returns those that broke for the first time.
+    pub fn check(&mut self, index: u32, world: &World, flags: &StepFlags) -> Vec<Invariant> {
+        let mut broke = Vec::new();
+        for (invariant, detail) in violations(world, flags) {
+            let verdict = self.verdicts.get_mut(&invariant).expect("every invariant has a verdict");
+            if verdict.broken_at.is_none() {
+                verdict.broken_at = Some(index);
+                verdict.detail = Some(detail);
+                broke.push(invariant);
+            }
+        }
+        broke
+    }
+
+    /// The verdicts, in `Invariant::ALL` order.
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        self.verdicts.values().cloned().collect()
+    }
+}
+
+/// Every invariant that does not hold in this state, with why.
+fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
+    let mut found = Vec::new();
+    if let Some(detail) = duplicate_effect(world) {
+        found.push((Invariant::OneEffect, detail));
+    }
+    for job in world.journal.values().filter(|job| job.status.is_success()) {
+        let held = world.provider.iter().filter(|record| record.operation == job.id);
+        let has_row = world.table.rows.iter().any(|row| row.operation == job.id);
+        let has_sink = world.effects.iter().any(|effect| effect.operation == job.id);
+        let mut held = held.peekable();
+        if held.peek().is_some() {
+            if !held.any(|record| record.payload == job.payload) {
+                let detail = format!("{} is verified but the provider holds another payload", job.id);
+                found.push((Invariant::VerifiedHasEffect, detail));
+            }
+        } else if !has_row && !has_sink {
+            let detail = format!("{} is marked verified but no effect exists", job.id);
+            found.push((Invariant::NoSuccessWithoutEffect, detail));
+        }
+    }
+    if flags.silent_change {
+        let detail = "a reused key with a changed payload was accepted without an error".to_string();
+        found.push((Invariant::NoSilentChange, detail));
+    }
+    if flags.unproven_success {
+        let detail = "success was recorded without a reply or a lookup proving it".to_string();
+        found.push((Invariant::NoUnprovenSuccess, detail));
+    }
+    if flags.resubmitted {
+        let detail = "work was submitted again for a record that had already succeeded".to_string();
+        found.push((Invariant::NoResubmit, detail));
+    }
+    if flags.promises_unique_rows {
+        if let Some(detail) = duplicate_row(world) {
+            found.push((Invariant::OneRowPerKey, detail));
+        }
+    }
+    found
+}
+
+fn duplicate_effect(world: &World) -> Option<String> {
+    let mut counts: BTreeMap<(&str, &str), u32> = BTreeMap::new();
+    for record in &world.provider {
+        *counts.entry(("provider", record.operation.as_str())).or_default() += 1;
+    }
+    for effect in &world.effects {
+        *counts.entry((effect.sink.as_str(), effect.operation.as_str())).or_default() += 1;
+    }
+    for row in &world.table.rows {
+        *counts.entry(("database", row.operation.as_str())).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .find(|&(_, count)| count > 1)
+        .map(|((place, operation), count)| format!("{operation} has {count} effects at the {place}"))
+}
+
+fn duplicate_row(world: &World) -> Option<String> {
+    let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
+    for row in &world.table.rows {
+        *counts.entry(row.key.as_str()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .find(|&(_, count)| count > 1)
+        .map(|(key, count)| format!("key {key} has {count} rows in the results table"))
+}

@@ -1,0 +1,36 @@
+//! The recovery engine of Idempotency Lab.
+//!
+//! A deterministic, sans-IO simulation of workers, a local journal, a database table, an
+//! idempotency tracker, side-effect sinks and a remote provider, with faults injected on purpose.
+//! A [`Scenario`] goes in; [`Engine::step`] produces one [`Event`] at a time; [`Engine::run`]
+//! returns the whole [`Trace`], with the full state after every event and a verdict on every
+//! [`Invariant`]. There is no clock and no IO: time is a tick counter, and the one RNG is a
+//! seeded SplitMix64, so the same scenario gives the same trace, byte for byte, natively and in
+//! WebAssembly.
+
+mod engine;
+mod error;
+mod fault;
+mod invariant;
+mod provider;
+mod retry;
+mod rng;
+mod scenario;
+mod trace;
+mod workflow;
+mod world;
+
+pub use engine::{lane_id, Engine};
+pub use error::ScenarioError;
+pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
+pub use invariant::{Invariant, Verdict};
+pub use provider::{Found, SubmitReply};
+pub use retry::{deepest_calls_max, delay_ticks};
+pub use rng::{fnv1a, Rng};
+pub use scenario::{
+    canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload, ProviderConfig,
+    RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan, WriteMode, STEP_CAP_MAX,
+};
+pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
+pub use workflow::WorkflowKind;
+pub use world::{Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState, WorkerView, World, WriteOutcome};

@@ -1,0 +1,115 @@
+//! The remote provider's rules (seeds 002 and 004): records keyed by idempotency key, payload
+//! comparison on a reused key, retention, and lookups that may be stale.
+
+use crate::scenario::ProviderConfig;
+use crate::world::{InFlight, ProviderRecord, World};
+
+/// What the provider answered to a submit that reached it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SubmitReply {
+    /// A new effect was committed.
+    Created { receipt: String },
+    /// The key was seen before with the same payload: the same receipt, no new effect.
+    Replayed { receipt: String },
+    /// The key was seen before with another payload and the provider refused (status code).
+    Rejected { status: u16 },
+    /// The key was seen before with another payload and the provider said nothing about it.
+    SilentlyAccepted { receipt: String },
+}
+
+/// What a lookup by key answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub payload: String,
+    pub receipt: String,
+}
+
+/// Forgets keys older than the retention window.
+pub fn expire_keys(world: &mut World, config: &ProviderConfig) {
+    if config.retention_ticks == 0 {
+        return;
+    }
+    let now = world.tick;
+    for record in &mut world.provider {
+        if now >= record.committed_tick + config.retention_ticks {
+            record.key_expired = true;
+        }
+    }
+}
+
+/// Commits effects whose delayed commit tick has come (requests that timed out in flight).
+pub fn commit_in_flight(world: &mut World, config: &ProviderConfig) {
+    let now = world.tick;
+    let (due, waiting): (Vec<InFlight>, Vec<InFlight>) =
+        world.in_flight.drain(..).partition(|request| request.commit_tick <= now);
+    world.in_flight = waiting;
+    for request in due {
+        submit(world, config, &request.key, &request.payload, &request.operation);
+    }
+}
+
+/// Processes a submit that reached the provider, inside the provider's own transaction.
+pub fn submit(
+    world: &mut World,
+    config: &ProviderConfig,
+    key: &str,
+    payload: &str,
+    operation: &str,
+) -> SubmitReply {
+    let known = world
+        .provider
+        .iter()
+        .find(|record| config.dedup && !record.key_expired && record.key == key);
+    if let Some(old) = known {
+        if old.payload == payload {
+            return SubmitReply::Replayed {
+                receipt: old.receipt.clone(),
+            };
+        }
+        if config.reject_changed_payload {
+            return SubmitReply::Rejected {
+                status: config.reject_status.code(),
+            };
+        }
+        return SubmitReply::SilentlyAccepted {
+            receipt: old.receipt.clone(),
+        };
+    }
+    let receipt = fresh_receipt(world, key);
+    world.provider.push(ProviderRecord {
+        key: key.to_string(),
+        payload: payload.to_string(),
+        receipt: receipt.clone(),
+        committed_tick: world.tick,
+        key_expired: false,
+        operation: operation.to_string(),
+    });
+    SubmitReply::Created { receipt }
+}
+
+/// Looks a key up. A stale provider answers "not found" for a while after the commit.
+pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found> {
+    world
+        .provider
+        .iter()
+        .find(|record| record.key == key)
+        .filter(|record| world.tick >= record.committed_tick + config.lookup_stale_ticks)
+        .map(|record| Found {
+            payload: record.payload.clone(),
+            receipt: record.receipt.clone(),
+        })
+}
+
+/// "receipt-OP-001", then "receipt-OP-001-2" for a second effect under the same key.
+fn fresh_receipt(world: &World, key: &str) -> String {
+    let base = format!("receipt-{key}");
+    let taken = world
+        .provider
+        .iter()
+        .filter(|record| record.receipt == base || record.receipt.starts_with(&format!("{base}-")))
+        .count();
+    match taken {
+        0 => base,
+        n => format!("{base}-{}", n + 1),
+    }
+}

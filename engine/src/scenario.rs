@@ -1,0 +1,462 @@
+//! What goes into the engine: operations, workers, design choices, faults and a seed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ScenarioError;
+use crate::fault::{Action, FaultRule};
+use crate::workflow::WorkflowKind;
+
+/// A whole simulation input. Same scenario and seed give the same trace, byte for byte.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Seeds the one RNG of the run (probabilistic faults, jitter, random keys, seeded schedule).
+    #[serde(default)]
+    pub seed: u64,
+    /// Which workflow every worker runs.
+    pub workflow: WorkflowKind,
+    /// The design choices of the workflow; every switch a lesson or learner can flip.
+    #[serde(default)]
+    pub design: Design,
+    /// How the remote provider behaves.
+    #[serde(default)]
+    pub provider: ProviderConfig,
+    /// The logical operations (intentions): one id and one payload each.
+    pub operations: Vec<Operation>,
+    /// The workers and the runs each one performs, in order.
+    pub workers: Vec<WorkerPlan>,
+    /// Faults to inject, by point or by seeded probability.
+    #[serde(default)]
+    pub faults: Vec<FaultRule>,
+    /// How the scheduler interleaves workers.
+    #[serde(default)]
+    pub schedule: Schedule,
+    /// Hard limit on events; the run stops with a `step_cap` verdict when reached. Default 500.
+    #[serde(default = "default_step_cap")]
+    pub step_cap: u32,
+}
+
+impl Scenario {
+    /// The operation with this id. Call only after `validate`.
+    pub fn operation(&self, id: &str) -> &Operation {
+        self.operations
+            .iter()
+            .find(|operation| operation.id == id)
+            .expect("validate() checked that every run names an operation")
+    }
+
+    /// Checks every rule the engine relies on; the first broken one is returned.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.workers.is_empty() {
+            return Err(ScenarioError::NoWorkers);
+        }
+        unique("worker", self.workers.iter().map(|worker| worker.name.as_str()))?;
+        unique("operation", self.operations.iter().map(|operation| operation.id.as_str()))?;
+        range("step_cap", self.step_cap.into(), 1, STEP_CAP_MAX.into())?;
+        let retry = &self.design.retry;
+        range("design.retry.attempts_max", retry.attempts_max.into(), 1, 100)?;
+        range("design.retry.layers", retry.layers.into(), 1, 6)?;
+        range("workers", self.workers.len() as i64, 1, 64)?;
+        let known: Vec<&str> = self.operations.iter().map(|operation| operation.id.as_str()).collect();
+        for worker in &self.workers {
+            range(&format!("runs of worker {}", worker.name), worker.runs.len() as i64, 0, 100_000)?;
+            if let Some(run) = worker.runs.iter().find(|run| !known.contains(&run.op.as_str())) {
+                return Err(ScenarioError::UnknownOperation {
+                    worker: worker.name.clone(),
+                    op: run.op.clone(),
+                    known: known.join(", "),
+                });
+            }
+        }
+        for rule in &self.faults {
+            check_rule(self, rule)?;
+        }
+        if let Schedule::Explicit { order } = &self.schedule {
+            for &index in order {
+                range("schedule.order entry", index.into(), 0, self.workers.len() as i64 - 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_rule(scenario: &Scenario, rule: &FaultRule) -> Result<(), ScenarioError> {
+    if !rule.fault.applies_to(rule.at) {
+        let allowed: Vec<&str> = Action::ALL
+            .into_iter()
+            .filter(|&action| rule.fault.applies_to(action))
+            .map(Action::name)
+            .collect();
+        return Err(ScenarioError::FaultDoesNotApply {
+            fault: rule.fault.name().to_string(),
+            at: rule.at.name().to_string(),
+            allowed: allowed.join(", "),
+        });
+    }
+    if let Some(worker) = &rule.worker {
+        if !scenario.workers.iter().any(|plan| &plan.name == worker) {
+            return Err(ScenarioError::UnknownWorker {
+                fault: rule.fault.name().to_string(),
+                worker: worker.clone(),
+            });
+        }
+    }
+    if let Some(nth) = rule.nth {
+        range(&format!("nth of fault {}", rule.fault.name()), nth.into(), 1, i64::from(u32::MAX))?;
+    }
+    if let Some(permille) = rule.chance_permille {
+        range(&format!("chance_permille of fault {}", rule.fault.name()), permille.into(), 0, 1000)?;
+    }
+    Ok(())
+}
+
+fn unique<'a>(what: &'static str, names: impl Iterator<Item = &'a str>) -> Result<(), ScenarioError> {
+    let mut seen = std::collections::BTreeSet::new();
+    for name in names {
+        if !seen.insert(name) {
+            return Err(ScenarioError::Duplicate {
+                what,
+                name: name.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn range(field: &str, value: i64, min: i64, max: i64) -> Result<(), ScenarioError> {
+    if value < min || value > max {
+        return Err(ScenarioError::OutOfRange {
+            field: field.to_string(),
+            value,
+            min,
+            max,
+        });
+    }
+    Ok(())
+}
+
+fn default_step_cap() -> u32 {
+    500
+}
+
+/// The upper bound of `step_cap` a scenario may ask for.
+pub const STEP_CAP_MAX: u32 = 200_000;
+
+/// One logical operation: the thing that must happen exactly once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operation {
+    /// The source's own identity for this intention (event id, order id).
+    pub id: String,
+    /// What the operation means; compared field by field when a key is reused.
+    #[serde(default)]
+    pub payload: Payload,
+}
+
+/// A payload is a flat map of named scalars, rendered as canonical JSON (sorted keys, no spaces),
+/// exactly as the source's `json.dumps(order, sort_keys=True, separators=(",", ":"))`.
+pub type Payload = BTreeMap<String, Scalar>;
+
+/// One payload value.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+/// Canonical JSON of a payload; equal payloads give equal strings.
+pub fn canonical_json(payload: &Payload) -> String {
+    let fields: Vec<String> = payload
+        .iter()
+        .map(|(name, value)| format!("{}:{}", json_string(name), scalar_json(value)))
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}
+
+fn scalar_json(value: &Scalar) -> String {
+    match value {
+        Scalar::Bool(flag) => flag.to_string(),
+        Scalar::Int(number) => number.to_string(),
+        Scalar::Text(text) => json_string(text),
+    }
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for character in text.chars() {
+        match character {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A worker and its queue of runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerPlan {
+    /// Shown on the worker's lane, e.g. "worker-1".
+    pub name: String,
+    /// The runs, in order. Each run is one call of the workflow for one operation.
+    pub runs: Vec<Run>,
+}
+
+/// One invocation of the workflow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// The operation this run performs (an `operations[].id`).
+    pub op: String,
+    /// A payload that replaces the operation's own: the same id with a changed intention.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Payload>,
+    /// The tick before which the run does not start (a retry that comes later). Default 0.
+    #[serde(default)]
+    pub not_before: u32,
+    /// A key the caller reuses on purpose (one key for two intentions). Default: from `design.key`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+/// How the scheduler picks the next worker to step.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum Schedule {
+    /// Each worker finishes all its runs before the next starts (default).
+    #[default]
+    Sequential,
+    /// One step per ready worker in turn.
+    RoundRobin,
+    /// Worker indices (0-based) in the order they step; when the list ends, round robin.
+    Explicit { order: Vec<u8> },
+    /// A ready worker chosen by the seeded RNG at every step.
+    Seeded,
+}
+
+/// The design choices. Defaults are the safe design of the source documents.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Design {
+    /// Look the operation up at the provider before submitting (reconcile), or submit blindly. Default true.
+    pub reconcile: bool,
+    /// Treat a lookup's "not found" after an earlier uncertain attempt as proof of absence (true),
+    /// or stop in `needs_review` (false). Default true.
+    pub trust_not_found: bool,
+    /// Where the idempotency key comes from. Default `source_id`.
+    pub key: KeySource,
+    /// Database write mode. Default `upsert`.
+    pub write: WriteMode,
+    /// The results table has UNIQUE on its key column. Default true.
+    pub unique: bool,
+    /// Check in application code whether the row exists before writing. Default false.
+    pub check_first: bool,
+    /// Tracker: mark the key done after the effect (true) or before it (false). Default true.
+    pub mark_after: bool,
+    /// Write the dedup key in the same transaction as the row (true), or advance an external
+    /// progress counter after the batch item (false). Default true.
+    pub same_transaction: bool,
+    /// Skip records that already succeeded when building the retry batch. Default true.
+    pub skip_succeeded: bool,
+    /// Resume a failed item from its failed stage with the preserved output. Default true.
+    pub resume: bool,
+    /// Deduplicate when writing (true) or leave duplicates and filter when reading (false). Default true.
+    pub dedup_on_write: bool,
+    /// Use the idempotency tracker in front of side effects. Default true.
+    pub tracker: bool,
+    /// The retry policy of the innermost call.
+    pub retry: RetryPolicy,
+}
+
+impl Default for Design {
+    fn default() -> Self {
+        Design {
+            reconcile: true,
+            trust_not_found: true,
+            key: KeySource::SourceId,
+            write: WriteMode::Upsert,
+            unique: true,
+            check_first: false,
+            mark_after: true,
+            same_transaction: true,
+            skip_succeeded: true,
+            resume: true,
+            dedup_on_write: true,
+            tracker: true,
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// Where a dedup or idempotency key comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeySource {
+    /// The source system's own id for the event: the same on every retry.
+    SourceId,
+    /// An auto-increment id assigned while processing: new on every attempt.
+    AutoIncrement,
+    /// A hash of the payload's content: the same for the same content.
+    ContentHash,
+    /// A fresh random key per attempt: defeats the purpose.
+    FreshRandom,
+}
+
+/// How a row is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteMode {
+    /// `INSERT`: fails on a UNIQUE conflict, duplicates without one.
+    Insert,
+    /// `INSERT OR IGNORE`: keeps the first row on a UNIQUE conflict.
+    InsertOrIgnore,
+    /// `INSERT .. ON CONFLICT(key) DO UPDATE`: overwrites on a UNIQUE conflict.
+    Upsert,
+}
+
+/// When, how often and how long to retry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included. Default 1 (no retry), as in the source's lab.
+    pub attempts_max: u32,
+    /// Which failure classes are retried. Default: temporary only.
+    pub eligible: Vec<FailureClass>,
+    /// Delay before the first retry, in ticks. Default 1.
+    pub delay_base_ticks: u32,
+    /// Growth of the delay. Default constant.
+    pub backoff: Backoff,
+    /// Randomness added to the delay. Default none.
+    pub jitter: Jitter,
+    /// Largest delay, in ticks. Default 64.
+    pub delay_cap_ticks: u32,
+    /// No attempt starts after this many ticks from the run's start; 0 means no deadline. Default 0.
+    pub deadline_ticks: u32,
+    /// Nested retry layers, each making `attempts_max` attempts of the layer below. Default 1.
+    pub layers: u32,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts_max: 1,
+            eligible: vec![FailureClass::Temporary],
+            delay_base_ticks: 1,
+            backoff: Backoff::Constant,
+            jitter: Jitter::None,
+            delay_cap_ticks: 64,
+            deadline_ticks: 0,
+            layers: 1,
+        }
+    }
+}
+
+/// Delay growth between attempts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backoff {
+    Constant,
+    Exponential,
+}
+
+/// Jitter strategies (AWS architecture blog names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Jitter {
+    None,
+    Full,
+    Equal,
+    Decorrelated,
+}
+
+/// The four failure classes of the source, each with its allowed response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureClass {
+    /// The request is wrong; repeating it cannot help. Response: fail, fix the input.
+    InvalidInput,
+    /// The credential lacks permission. Response: fail, a person changes access.
+    Permission,
+    /// Busy or dropped before any effect. Response: retry with backoff, within bounds.
+    Temporary,
+    /// The effect may have happened. Response: reconcile by lookup before any resubmit.
+    UnknownCompletion,
+}
+
+impl FailureClass {
+    /// The response the source allows for this class.
+    pub fn allowed_response(self) -> &'static str {
+        match self {
+            FailureClass::InvalidInput => "fail: repeating an invalid request cannot repair it",
+            FailureClass::Permission => "fail: a person must change the credential or account",
+            FailureClass::Temporary => "retry with backoff, within attempt and deadline bounds",
+            FailureClass::UnknownCompletion => "reconcile by lookup before any resubmit",
+        }
+    }
+}
+
+/// How the remote provider behaves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProviderConfig {
+    /// Deduplicate submissions by idempotency key. Default true.
+    pub dedup: bool,
+    /// Reject a reused key with a different payload (true) or accept it silently (false). Default true.
+    pub reject_changed_payload: bool,
+    /// The status of that rejection. Default `conflict409` (Brandur's design).
+    pub reject_status: RejectStatus,
+    /// Keys are forgotten this many ticks after their commit; 0 keeps them forever. Default 0.
+    pub retention_ticks: u32,
+    /// Lookups answer "not found" for this many ticks after a commit; 0 is authoritative. Default 0.
+    pub lookup_stale_ticks: u32,
+    /// The provider offers a lookup by id at all. Default true.
+    pub lookup: bool,
+}
+
+impl Default for ProviderConfig {
+    fn default() -> Self {
+        ProviderConfig {
+            dedup: true,
+            reject_changed_payload: true,
+            reject_status: RejectStatus::Conflict409,
+            retention_ticks: 0,
+            lookup_stale_ticks: 0,
+            lookup: true,
+        }
+    }
+}
+
+/// How a provider answers a reused key with a changed payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RejectStatus {
+    /// Stripe: 400 Bad Request ("keys are for the same request").
+    #[serde(rename = "400")]
+    BadRequest400,
+    /// Brandur Leach's design: 409 Conflict.
+    #[serde(rename = "409")]
+    Conflict409,
+    /// IETF Idempotency-Key draft: 422 Unprocessable Content.
+    #[serde(rename = "422")]
+    Unprocessable422,
+}
+
+impl RejectStatus {
+    /// The HTTP status code.
+    pub fn code(self) -> u16 {
+        match self {
+            RejectStatus::BadRequest400 => 400,
+            RejectStatus::Conflict409 => 409,
+            RejectStatus::Unprocessable422 => 422,
+        }
+    }
+}

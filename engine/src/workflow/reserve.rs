@@ -1,0 +1,457 @@
+//! Seed 002's recovery lab `run()`: checkpoint in the journal, reconcile by lookup, submit once,
+//! verify. Design switches: reconcile or not, trust a "not found" or send it to review, the key's
+//! source, and the retry policy around the submit.
+
+use crate::fault::{Action, FaultKind};
+use crate::provider::{self, SubmitReply};
+use crate::retry;
+use crate::scenario::{FailureClass, Scenario};
+use crate::world::{JobRow, JobStatus};
+
+use super::{Ctx, Listing, Lost, Start, Step};
+
+/// The listing the code panel shows for this scenario's design.
+pub(crate) fn listing(scenario: &Scenario) -> Listing {
+    let design = &scenario.design;
+    let retrying = design.retry.attempts_max > 1;
+    let mut code = Listing::default();
+    code.named("def", "def run(journal, provider, operation_id, order):")
+        .text("    payload = canonical_json(order)")
+        .text(key_line(scenario))
+        .named("get", "    row = journal.get(operation_id)")
+        .text("    if row and row.payload != payload:")
+        .named("reject_journal", "        raise ValueError(\"id reused with different content\")")
+        .text("    if row and row.status == \"verified\":")
+        .named("already", "        return \"already_verified\"")
+        .text("    if not row:")
+        .named("insert", "        journal.insert(operation_id, payload, status=\"pending\")");
+    if scenario.faults.iter().any(|rule| rule.fault == FaultKind::Cancel) {
+        code.named("cancel", "    # between steps: if cancel_requested(): mark cancelled, stop");
+    }
+    if design.reconcile {
+        code.named("lookup", "    found = provider.lookup(key)")
+            .text("    if found and found.payload != payload:")
+            .named("reject_found", "        raise ValueError(\"provider record differs\")");
+        if !design.trust_not_found {
+            code.text("    if not found and row and row.attempts > 0:")
+                .text("        # 'not found' may be stale: do not act again on a guess")
+                .named("review", "        journal.update(operation_id, status=\"needs_review\")")
+                .named("review_return", "        return \"needs_review\"");
+        }
+        code.text("    if found:").text("        receipt = found.receipt").text("    else:");
+    }
+    let pad = if design.reconcile { "    " } else { "" };
+    let line = |text: &str| format!("{pad}{text}");
+    if retrying {
+        code.text(&line(&format!("    for attempt in range({}):", design.retry.attempts_max)))
+            .text(&line("        try:"))
+            .named("submit", &line("            receipt = provider.submit(key, payload)"))
+            .text(&line("            break"))
+            .text(&line("        except Busy:  # temporary"))
+            .named("sleep", &line("            sleep(backoff(attempt))"))
+            .text(&line("        except Timeout:  # unknown completion"))
+            .named("unknown", &line("            return \"unknown\""))
+            .named("gave_up", &line("    else: return \"gave_up\""));
+    } else {
+        code.text(&line("    try:"))
+            .named("submit", &line("        receipt = provider.submit(key, payload)"))
+            .text(&line("    except Timeout:"))
+            .named("unknown", &line("        return \"unknown\""))
+            .text(&line("    except Busy:"))
+            .named("gave_up", &line("        return \"gave_up\""));
+    }
+    code.text(&line("    except Rejected as error:  # 4xx: retrying cannot help"))
+        .named("reject_submit", &line("        raise ValueError(error.status)"))
+        .text(&line("    except Forbidden, Invalid as error:"))
+        .named("fail", &line("        journal.update(operation_id, status=\"failed\", reason=error)"))
+        .named("fail_return", &line("        return \"failed\""))
+        .named("update", "    journal.update(operation_id, status=\"verified\", receipt=receipt)")
+        .named("verified", "    return \"verified\"");
+    code
+}
+
+fn key_line(scenario: &Scenario) -> &'static str {
+    use crate::scenario::KeySource;
+    match scenario.design.key {
+        KeySource::SourceId => "    key = operation_id  # the source's id: same on every retry",
+        KeySource::AutoIncrement => "    key = next_sequence_value()  # new on every attempt",
+        KeySource::ContentHash => "    key = sha256(payload)  # same content, same key",
+        KeySource::FreshRandom => "    key = uuid4()  # fresh per attempt: defeats the purpose",
+    }
+}
+
+/// Where the run is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pc {
+    Get,
+    Insert,
+    Lookup,
+    Submit,
+    Sleep(u32),
+    Review,
+    Fail(String),
+    Update,
+    Return(&'static str, &'static str),
+}
+
+/// One run of `run()`.
+#[derive(Clone, Debug)]
+pub(crate) struct Task {
+    pub start: Start,
+    pc: Pc,
+    /// The journal row as read at the start of the run.
+    row: Option<JobRow>,
+    receipt: Option<String>,
+    /// Submits made in this run.
+    attempts: u32,
+    last_delay: u32,
+    /// A reply or lookup in this run proved the effect.
+    evidence: bool,
+}
+
+impl Task {
+    pub fn new(start: Start) -> Self {
+        Task {
+            start,
+            pc: Pc::Get,
+            row: None,
+            receipt: None,
+            attempts: 0,
+            last_delay: 0,
+            evidence: false,
+        }
+    }
+
+    pub fn next_action(&self) -> Action {
+        match self.pc {
+            Pc::Get => Action::JournalGet,
+            Pc::Insert => Action::JournalInsert,
+            Pc::Lookup => Action::ProviderLookup,
+            Pc::Submit => Action::ProviderSubmit,
+            Pc::Sleep(_) => Action::Sleep,
+            Pc::Review | Pc::Fail(_) | Pc::Update => Action::JournalUpdate,
+            Pc::Return(..) => Action::Return,
+        }
+    }
+
+    pub fn step(&mut self, ctx: &mut Ctx) -> Step {
+        match self.pc.clone() {
+            Pc::Get => self.get(ctx),
+            Pc::Insert => self.insert(ctx),
+            Pc::Lookup => self.lookup(ctx),
+            Pc::Submit => self.submit(ctx),
+            Pc::Sleep(ticks) => self.sleep(ctx, ticks),
+            Pc::Review => self.mark(ctx, JobStatus::NeedsReview, "review", Some("lookup inconclusive")),
+            Pc::Fail(reason) => self.mark(ctx, JobStatus::Failed, "fail", Some(reason.as_str())),
+            Pc::Update => self.mark(ctx, JobStatus::Verified, "update", None),
+            Pc::Return(result, line) => {
+                let outcome = format!("returns \"{result}\"");
+                Step {
+                    outcome,
+                    line,
+                    result: Some(result.to_string()),
+                    ..Step::default()
+                }
+            }
+        }
+    }
+
+    /// The cancel flag is up: stop before the next step, recording that nothing more began.
+    pub fn cancel(&mut self, ctx: &mut Ctx) -> Step {
+        let next = self.next_action().name();
+        let mut messages = Vec::new();
+        if let Some(job) = ctx.world.journal.get_mut(&self.start.op) {
+            if !job.status.is_success() {
+                job.status = JobStatus::Cancelled;
+                job.reason = Some(format!("cancelled before {next}"));
+                messages = ctx.call("journal", format!("set {} cancelled", self.start.op), Some("ok".into()), Lost::Nothing);
+            }
+        }
+        Step {
+            action: Some(Action::JournalUpdate),
+            messages,
+            outcome: format!("cancel flag seen: stops before {next}"),
+            line: "cancel",
+            result: Some("cancelled".to_string()),
+            ..Step::default()
+        }
+    }
+
+    fn get(&mut self, ctx: &mut Ctx) -> Step {
+        let op = self.start.op.clone();
+        self.row = ctx.world.journal.get(&op).cloned();
+        let answer = match &self.row {
+            None => "none".to_string(),
+            Some(row) => row.status.name().to_string(),
+        };
+        let messages = ctx.call("journal", format!("get {op}"), Some(answer.clone()), Lost::Nothing);
+        self.pc = match &self.row {
+            Some(row) if row.payload != self.start.payload => Pc::Return("rejected", "reject_journal"),
+            Some(row) if row.status == JobStatus::Verified => Pc::Return("already_verified", "already"),
+            None => Pc::Insert,
+            Some(_) => self.after_checkpoint(ctx.scenario),
+        };
+        let outcome = match (&self.row, &self.pc) {
+            (None, _) => "no journal row yet".to_string(),
+            (Some(_), Pc::Return("rejected", _)) => "journal row has a different payload".to_string(),
+            (Some(row), _) => format!("journal row is {}", row.status.name()),
+        };
+        Step {
+            messages,
+            outcome,
+            line: "get",
+            ..Step::default()
+        }
+    }
+
+    fn after_checkpoint(&self, scenario: &Scenario) -> Pc {
+        if scenario.design.reconcile && scenario.provider.lookup {
+            Pc::Lookup
+        } else {
+            Pc::Submit
+        }
+    }
+
+    fn insert(&mut self, ctx: &mut Ctx) -> Step {
+        let op = self.start.op.clone();
+        ctx.world.journal.insert(
+            op.clone(),
+            JobRow {
+                id: op.clone(),
+                payload: self.start.payload.clone(),
+                status: JobStatus::Pending,
+                receipt: None,
+                attempts: 0,
+                stages: Default::default(),
+                failed_stage: None,
+                reason: None,
+            },
+        );
+        let messages = ctx.call("journal", format!("insert {op} pending"), Some("ok".into()), Lost::Nothing);
+        self.pc = self.after_checkpoint(ctx.scenario);
+        Step {
+            messages,
+            outcome: "checkpoint saved: pending".to_string(),
+            line: "insert",
+            ..Step::default()
+        }
+    }
+
+    fn lookup(&mut self, ctx: &mut Ctx) -> Step {
+        let key = self.start.key.clone();
+        let request = format!("lookup {key}");
+        let mut step = Step {
+            line: "lookup",
+            ..Step::default()
+        };
+        if matches!(ctx.fault, Some(FaultKind::LoseRequest | FaultKind::Busy)) {
+            step.fault_used = true;
+            let lost = ctx.fault == Some(FaultKind::LoseRequest);
+            let reply = (!lost).then(|| "503 busy".to_string());
+            let how = if lost { Lost::Request } else { Lost::Nothing };
+            step.messages = ctx.call("provider", request, reply, how);
+            step.outcome = "lookup failed: still unknown".to_string();
+            self.pc = Pc::Return("unknown", "unknown");
+            return step;
+        }
+        let stale = ctx.fault == Some(FaultKind::StaleLookup);
+        step.fault_used = stale;
+        let found = provider::lookup(ctx.world, &ctx.scenario.provider, &key).filter(|_| !stale);
+        match found {
+            Some(found) if found.payload != self.start.payload => {
+                step.messages = ctx.call("provider", request, Some(format!("found {}", found.receipt)), Lost::Nothing);
+                step.outcome = "provider holds a different payload".to_string();
+                self.pc = Pc::Return("rejected", "reject_found");
+            }
+            Some(found) => {
+                step.messages = ctx.call("provider", request, Some(format!("found {}", found.receipt)), Lost::Nothing);
+                step.outcome = format!("already done at the provider: {}", found.receipt);
+                self.receipt = Some(found.receipt);
+                self.evidence = true;
+                self.pc = Pc::Update;
+            }
+            None => {
+                step.messages = ctx.call("provider", request, Some("not found".into()), Lost::Nothing);
+                let uncertain = self.row.as_ref().is_some_and(|row| row.attempts > 0);
+                if uncertain && !ctx.scenario.design.trust_not_found {
+                    step.outcome = "not found, but an earlier attempt is unresolved".to_string();
+                    self.pc = Pc::Review;
+                } else {
+                    step.outcome = "not found".to_string();
+                    self.pc = Pc::Submit;
+                }
+            }
+        }
+        step
+    }
+
+    fn submit(&mut self, ctx: &mut Ctx) -> Step {
+        let op = self.start.op.clone();
+        let key = self.start.key.clone();
+        let payload = self.start.payload.clone();
+        let mut step = Step {
+            line: "submit",
+            fault_used: ctx.fault.is_some(),
+            ..Step::default()
+        };
+        if let Some(job) = ctx.world.journal.get_mut(&op) {
+            step.flags.resubmitted = job.status.is_success();
+            job.attempts += 1;
+        }
+        self.attempts += 1;
+        ctx.world.deepest_calls += 1;
+        let config = ctx.scenario.provider.clone();
+        let request = format!("submit {key} {payload}");
+        let failure = match ctx.fault {
+            Some(FaultKind::LoseRequest) => {
+                step.messages = ctx.call("provider", request, None, Lost::Request);
+                step.outcome = "request lost: timeout, nothing happened (the worker cannot tell)".into();
+                Some(FailureClass::UnknownCompletion)
+            }
+            Some(FaultKind::LoseReply) => {
+                let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
+                step.messages = ctx.call("provider", request, Some(reply_label(&reply)), Lost::Reply);
+                step.outcome = "provider committed, reply lost: timeout".into();
+                Some(FailureClass::UnknownCompletion)
+            }
+            Some(FaultKind::Timeout) => {
+                ctx.world.in_flight.push(crate::world::InFlight {
+                    key: key.clone(),
+                    payload: payload.clone(),
+                    operation: op.clone(),
+                    commit_tick: ctx.world.tick + 3,
+                });
+                step.messages = ctx.call("provider", request, None, Lost::Nothing);
+                step.outcome = "no answer in time: timeout (the request is still in flight)".into();
+                Some(FailureClass::UnknownCompletion)
+            }
+            Some(FaultKind::Busy) => {
+                step.messages = ctx.call("provider", request, Some("503 busy".into()), Lost::Nothing);
+                step.outcome = "503 busy: nothing happened, a temporary failure".into();
+                Some(FailureClass::Temporary)
+            }
+            Some(FaultKind::InvalidInput) => {
+                step.messages = ctx.call("provider", request, Some("400 invalid".into()), Lost::Nothing);
+                step.outcome = "400 invalid input: repeating it cannot help".into();
+                Some(FailureClass::InvalidInput)
+            }
+            Some(FaultKind::PermissionDenied) => {
+                step.messages = ctx.call("provider", request, Some("403 forbidden".into()), Lost::Nothing);
+                step.outcome = "403 forbidden: a person must fix the credential".into();
+                Some(FailureClass::Permission)
+            }
+            other => {
+                if other == Some(FaultKind::ExpireKey) {
+                    for record in ctx.world.provider.iter_mut().filter(|record| record.key == key) {
+                        record.key_expired = true;
+                    }
+                }
+                let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
+                step.messages = ctx.call("provider", request, Some(reply_label(&reply)), Lost::Nothing);
+                self.accept(&reply, &mut step);
+                None
+            }
+        };
+        if let Some(class) = failure {
+            self.pc = self.after_failure(ctx, class);
+        }
+        step
+    }
+
+    /// The provider answered.
+    fn accept(&mut self, reply: &SubmitReply, step: &mut Step) {
+        match reply {
+            SubmitReply::Created { receipt } | SubmitReply::Replayed { receipt } => {
+                step.outcome = match reply {
+                    SubmitReply::Created { .. } => format!("provider created {receipt}"),
+                    _ => format!("provider replayed {receipt}: no new effect"),
+                };
+                self.receipt = Some(receipt.clone());
+                self.evidence = true;
+                self.pc = Pc::Update;
+            }
+            SubmitReply::SilentlyAccepted { receipt } => {
+                step.outcome = format!("changed payload accepted silently: old {receipt} returned");
+                step.flags.silent_change = true;
+                self.receipt = Some(receipt.clone());
+                self.evidence = true;
+                self.pc = Pc::Update;
+            }
+            SubmitReply::Rejected { status } => {
+                step.outcome = format!("{status}: key reused with a different payload");
+                self.pc = Pc::Return("rejected", "reject_submit");
+            }
+        }
+    }
+
+    /// Classify, then respond as the class allows.
+    fn after_failure(&mut self, ctx: &mut Ctx, class: FailureClass) -> Pc {
+        let policy = &ctx.scenario.design.retry;
+        match class {
+            FailureClass::InvalidInput => return Pc::Fail("invalid input".into()),
+            FailureClass::Permission => return Pc::Fail("permission denied".into()),
+            _ => {}
+        }
+        let budget = retry::deepest_calls_max(policy);
+        let eligible = policy.eligible.contains(&class);
+        let delay = retry::delay_ticks(policy, self.attempts - 1, self.last_delay, ctx.rng);
+        let elapsed = ctx.world.tick + delay - self.start.tick;
+        let in_time = policy.deadline_ticks == 0 || elapsed <= policy.deadline_ticks;
+        if eligible && self.attempts < budget && in_time {
+            self.last_delay = delay;
+            return Pc::Sleep(delay);
+        }
+        match class {
+            FailureClass::Temporary => Pc::Return("gave_up", "gave_up"),
+            _ => Pc::Return("unknown", "unknown"),
+        }
+    }
+
+    fn sleep(&mut self, ctx: &mut Ctx, ticks: u32) -> Step {
+        // After an unknown completion, reconcile before resubmitting.
+        self.pc = self.after_checkpoint(ctx.scenario);
+        Step {
+            outcome: format!("backs off {ticks} ticks before attempt {}", self.attempts + 1),
+            line: "sleep",
+            sleep_ticks: ticks,
+            ..Step::default()
+        }
+    }
+
+    fn mark(&mut self, ctx: &mut Ctx, status: JobStatus, line: &'static str, reason: Option<&str>) -> Step {
+        let op = self.start.op.clone();
+        let mut step = Step {
+            line,
+            ..Step::default()
+        };
+        if let Some(job) = ctx.world.journal.get_mut(&op) {
+            job.status = status;
+            job.reason = reason.map(str::to_string);
+            if status == JobStatus::Verified {
+                job.receipt = self.receipt.clone();
+                step.flags.unproven_success = !self.evidence;
+            }
+        }
+        let detail = match (&self.receipt, status) {
+            (Some(receipt), JobStatus::Verified) => format!("set {op} verified {receipt}"),
+            _ => format!("set {op} {}", status.name()),
+        };
+        step.messages = ctx.call("journal", detail, Some("ok".into()), Lost::Nothing);
+        step.outcome = format!("journal: {}", status.name());
+        self.pc = match status {
+            JobStatus::Verified => Pc::Return("verified", "verified"),
+            JobStatus::NeedsReview => Pc::Return("needs_review", "review_return"),
+            _ => Pc::Return("failed", "fail_return"),
+        };
+        step
+    }
+}
+
+fn reply_label(reply: &SubmitReply) -> String {
+    match reply {
+        SubmitReply::Created { receipt } => format!("201 {receipt}"),
+        SubmitReply::Replayed { receipt } => format!("200 {receipt} (replay)"),
+        SubmitReply::SilentlyAccepted { receipt } => format!("200 {receipt}"),
+        SubmitReply::Rejected { status } => format!("{status} key reused"),
+    }
+}
