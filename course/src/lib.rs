@@ -1,1 +1,14 @@
+//! The lesson format of Idempotency Lab.
+//!
+//! `model` is the compiled course the app embeds (serde types only). With the `authoring` feature,
+//! `authoring` reads `lessons/` (a manifest and one TOML file per lesson, narrative in Markdown),
+//! runs every variant through the engine, checks each against its expectations, and renders the
+//! Markdown to HTML with raw HTML escaped. The app's `build.rs` and `lab check` use it, so no TOML
+//! or Markdown parser ships in the WebAssembly.
 
+pub mod model;
+
+#[cfg(feature = "authoring")]
+pub mod authoring;
+
+pub use model::*;

@@ -121,7 +121,9 @@ impl Engine {
 
     /// Runs to the end without storing events; returns the number of events and the final state.
     /// For benchmarks and explorers that need only the verdicts.
-    pub fn run_quiet(scenario: Scenario) -> Result<(u32, World, Vec<crate::Verdict>), ScenarioError> {
+    pub fn run_quiet(
+        scenario: Scenario,
+    ) -> Result<(u32, World, Vec<crate::Verdict>), ScenarioError> {
         let mut engine = Engine::new(scenario)?;
         let mut count = 0;
         while engine.step_inner(false).is_some() {
@@ -171,7 +173,11 @@ impl Engine {
         if let Some(result) = &step.result {
             worker.results.push(result.clone());
             worker.task = None;
-            worker.state = if worker.queue.is_empty() { WorkerState::Done } else { WorkerState::Idle };
+            worker.state = if worker.queue.is_empty() {
+                WorkerState::Done
+            } else {
+                WorkerState::Idle
+            };
         }
         self.world.workers = self.workers.iter().map(view).collect();
         let broke = self.checker.check(self.events, &self.world, &step.flags);
@@ -207,7 +213,11 @@ impl Engine {
             if !ready.is_empty() {
                 return Some(self.pick(&ready));
             }
-            let next_tick = self.workers.iter().filter_map(Worker::next_ready_tick).min();
+            let next_tick = self
+                .workers
+                .iter()
+                .filter_map(Worker::next_ready_tick)
+                .min();
             match next_tick {
                 Some(tick) if tick > now => self.world.tick = tick,
                 _ => return self.drain_in_flight(),
@@ -217,7 +227,13 @@ impl Engine {
 
     /// No worker has work left; let delayed commits land so the final state is the truth.
     fn drain_in_flight(&mut self) -> Option<usize> {
-        if let Some(last) = self.world.in_flight.iter().map(|request| request.commit_tick).max() {
+        if let Some(last) = self
+            .world
+            .in_flight
+            .iter()
+            .map(|request| request.commit_tick)
+            .max()
+        {
             self.world.tick = self.world.tick.max(last);
             provider::commit_in_flight(&mut self.world, &self.scenario.provider);
         }
@@ -252,7 +268,10 @@ impl Engine {
     }
 
     /// One step of one worker: receive a run, crash, cancel, or a workflow step.
-    fn step_worker(&mut self, index: usize) -> (String, Action, u32, String, Step, Option<FaultKind>) {
+    fn step_worker(
+        &mut self,
+        index: usize,
+    ) -> (String, Action, u32, String, Step, Option<FaultKind>) {
         let action = match &self.workers[index].task {
             None => Action::Receive,
             Some(task) => task.next_action(),
@@ -262,12 +281,19 @@ impl Engine {
         if action == Action::Receive {
             let step = self.receive(index, fault);
             let worker = &self.workers[index];
-            let op = worker.task.as_ref().map(|task| task.op().to_string()).unwrap_or_default();
+            let op = worker
+                .task
+                .as_ref()
+                .map(|task| task.op().to_string())
+                .unwrap_or_default();
             return (actor, action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;
         let run = self.workers[index].run;
-        let mut task = self.workers[index].task.take().expect("a stepping worker has a task");
+        let mut task = self.workers[index]
+            .task
+            .take()
+            .expect("a stepping worker has a task");
         let op = task.op().to_string();
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index, &task, action),
@@ -287,7 +313,12 @@ impl Engine {
         (actor, action, run, op, step, fault)
     }
 
-    fn with_ctx(&mut self, index: usize, fault: Option<FaultKind>, body: impl FnOnce(&mut Ctx) -> Step) -> Step {
+    fn with_ctx(
+        &mut self,
+        index: usize,
+        fault: Option<FaultKind>,
+        body: impl FnOnce(&mut Ctx) -> Step,
+    ) -> Step {
         let lane = lane_id(index);
         let mut ctx = Ctx {
             world: &mut self.world,
@@ -302,7 +333,10 @@ impl Engine {
     /// A run begins: the worker takes the next message from its queue.
     fn receive(&mut self, index: usize, fault: Option<FaultKind>) -> Step {
         let worker = &mut self.workers[index];
-        let queued = worker.queue.pop_front().expect("a receiving worker has a queued run");
+        let queued = worker
+            .queue
+            .pop_front()
+            .expect("a receiving worker has a queued run");
         let restarting = std::mem::take(&mut worker.restarting);
         if self.world.cancelled {
             let dropped = worker.queue.len() as u32 + 1;
@@ -350,7 +384,10 @@ impl Engine {
         Step {
             outcome: format!("{how} {} {payload} (key {key})", queued.run.op),
             line: "def",
-            fault_used: matches!(fault, Some(FaultKind::DeliverTwice | FaultKind::ChangePayload)),
+            fault_used: matches!(
+                fault,
+                Some(FaultKind::DeliverTwice | FaultKind::ChangePayload)
+            ),
             ..Step::default()
         }
     }
@@ -380,7 +417,11 @@ impl Engine {
         };
         worker.queue.push_front(queued);
         Step {
-            outcome: format!("crashes before {} of {}: its memory is lost", action.name(), task.op()),
+            outcome: format!(
+                "crashes before {} of {}: its memory is lost",
+                action.name(),
+                task.op()
+            ),
             fault_used: true,
             ..Step::default()
         }
@@ -394,7 +435,10 @@ impl Engine {
             *count
         };
         let nth_by_worker = {
-            let count = self.occurrences_by_worker.entry((index, action)).or_default();
+            let count = self
+                .occurrences_by_worker
+                .entry((index, action))
+                .or_default();
             *count += 1;
             *count
         };
@@ -434,7 +478,12 @@ impl Engine {
     fn assert_world(&self) {
         debug_assert!(self.events <= self.scenario.step_cap);
         debug_assert_eq!(self.world.workers.len(), self.workers.len());
-        debug_assert!(self.world.table.rows.windows(2).all(|pair| pair[0].rowid < pair[1].rowid));
+        debug_assert!(self
+            .world
+            .table
+            .rows
+            .windows(2)
+            .all(|pair| pair[0].rowid < pair[1].rowid));
     }
 
     fn into_trace(self, initial: World, events: Vec<Event>) -> Trace {
@@ -463,7 +512,12 @@ impl Engine {
 
 impl Worker {
     fn ready_at(&self, now: u32) -> bool {
-        self.wake_tick <= now && (self.task.is_some() || self.queue.front().is_some_and(|queued| queued.run.not_before <= now))
+        self.wake_tick <= now
+            && (self.task.is_some()
+                || self
+                    .queue
+                    .front()
+                    .is_some_and(|queued| queued.run.not_before <= now))
     }
 
     fn next_ready_tick(&self) -> Option<u32> {
@@ -493,13 +547,19 @@ pub fn lane_id(index: usize) -> String {
 
 /// A changed intention: the first number grows by one, or the first text gains " (changed)".
 fn change(payload: &mut Payload) {
-    if let Some(value) = payload.values_mut().find(|value| matches!(value, Scalar::Int(_))) {
+    if let Some(value) = payload
+        .values_mut()
+        .find(|value| matches!(value, Scalar::Int(_)))
+    {
         if let Scalar::Int(number) = value {
             *number += 1;
         }
         return;
     }
-    if let Some(Scalar::Text(text)) = payload.values_mut().find(|value| matches!(value, Scalar::Text(_))) {
+    if let Some(Scalar::Text(text)) = payload
+        .values_mut()
+        .find(|value| matches!(value, Scalar::Text(_)))
+    {
         text.push_str(" (changed)");
         return;
     }

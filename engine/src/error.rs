@@ -13,14 +13,27 @@ pub enum ScenarioError {
     Duplicate { what: &'static str, name: String },
     /// A run names an operation that does not exist.
     #[error("worker \"{worker}\" runs operation \"{op}\", which is not in [[operations]] (known: {known})")]
-    UnknownOperation { worker: String, op: String, known: String },
+    UnknownOperation {
+        worker: String,
+        op: String,
+        known: String,
+    },
     /// A fault rule names a worker that does not exist.
     #[error("fault {fault} names worker \"{worker}\", which is not in [[workers]]")]
     UnknownWorker { fault: String, worker: String },
     /// A fault cannot strike at that action.
     #[error("fault {fault} cannot strike at {at}; it can strike at: {allowed}")]
-    FaultDoesNotApply { fault: String, at: String, allowed: String },
+    FaultDoesNotApply {
+        fault: String,
+        at: String,
+        allowed: String,
+    },
     /// A number outside its range.
     #[error("{field} is {value}; it must be between {min} and {max}")]
-    OutOfRange { field: String, value: i64, min: i64, max: i64 },
+    OutOfRange {
+        field: String,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
 }

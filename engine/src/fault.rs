@@ -133,7 +133,10 @@ impl FaultKind {
         use Action as A;
         match self {
             FaultKind::LoseRequest | FaultKind::Busy => {
-                matches!(action, A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend)
+                matches!(
+                    action,
+                    A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend
+                )
             }
             FaultKind::LoseReply => {
                 matches!(action, A::ProviderSubmit | A::TableWrite | A::SinkSend)

@@ -119,7 +119,10 @@ impl Checker {
     pub fn check(&mut self, index: u32, world: &World, flags: &StepFlags) -> Vec<Invariant> {
         let mut broke = Vec::new();
         for (invariant, detail) in violations(world, flags) {
-            let verdict = self.verdicts.get_mut(&invariant).expect("every invariant has a verdict");
+            let verdict = self
+                .verdicts
+                .get_mut(&invariant)
+                .expect("every invariant has a verdict");
             if verdict.broken_at.is_none() {
                 verdict.broken_at = Some(index);
                 verdict.detail = Some(detail);
@@ -142,13 +145,22 @@ fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
         found.push((Invariant::OneEffect, detail));
     }
     for job in world.journal.values().filter(|job| job.status.is_success()) {
-        let held = world.provider.iter().filter(|record| record.operation == job.id);
+        let held = world
+            .provider
+            .iter()
+            .filter(|record| record.operation == job.id);
         let has_row = world.table.rows.iter().any(|row| row.operation == job.id);
-        let has_sink = world.effects.iter().any(|effect| effect.operation == job.id);
+        let has_sink = world
+            .effects
+            .iter()
+            .any(|effect| effect.operation == job.id);
         let mut held = held.peekable();
         if held.peek().is_some() {
             if !held.any(|record| record.payload == job.payload) {
-                let detail = format!("{} is verified but the provider holds another payload", job.id);
+                let detail = format!(
+                    "{} is verified but the provider holds another payload",
+                    job.id
+                );
                 found.push((Invariant::VerifiedHasEffect, detail));
             }
         } else if !has_row && !has_sink {
@@ -157,7 +169,8 @@ fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
         }
     }
     if flags.silent_change {
-        let detail = "a reused key with a changed payload was accepted without an error".to_string();
+        let detail =
+            "a reused key with a changed payload was accepted without an error".to_string();
         found.push((Invariant::NoSilentChange, detail));
     }
     if flags.unproven_success {
@@ -179,18 +192,26 @@ fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
 fn duplicate_effect(world: &World) -> Option<String> {
     let mut counts: BTreeMap<(&str, &str), u32> = BTreeMap::new();
     for record in &world.provider {
-        *counts.entry(("provider", record.operation.as_str())).or_default() += 1;
+        *counts
+            .entry(("provider", record.operation.as_str()))
+            .or_default() += 1;
     }
     for effect in &world.effects {
-        *counts.entry((effect.sink.as_str(), effect.operation.as_str())).or_default() += 1;
+        *counts
+            .entry((effect.sink.as_str(), effect.operation.as_str()))
+            .or_default() += 1;
     }
     for row in &world.table.rows {
-        *counts.entry(("database", row.operation.as_str())).or_default() += 1;
+        *counts
+            .entry(("database", row.operation.as_str()))
+            .or_default() += 1;
     }
     counts
         .into_iter()
         .find(|&(_, count)| count > 1)
-        .map(|((place, operation), count)| format!("{operation} has {count} effects at the {place}"))
+        .map(|((place, operation), count)| {
+            format!("{operation} has {count} effects at the {place}")
+        })
 }
 
 fn duplicate_row(world: &World) -> Option<String> {

@@ -28,9 +28,13 @@ pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, Rng};
 pub use scenario::{
-    canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload, ProviderConfig,
-    RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan, WriteMode, STEP_CAP_MAX,
+    canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
+    ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
+    WriteMode, STEP_CAP_MAX,
 };
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
 pub use workflow::WorkflowKind;
-pub use world::{Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState, WorkerView, World, WriteOutcome};
+pub use world::{
+    Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState, WorkerView,
+    World, WriteOutcome,
+};

@@ -40,11 +40,19 @@ pub fn expire_keys(world: &mut World, config: &ProviderConfig) {
 /// Commits effects whose delayed commit tick has come (requests that timed out in flight).
 pub fn commit_in_flight(world: &mut World, config: &ProviderConfig) {
     let now = world.tick;
-    let (due, waiting): (Vec<InFlight>, Vec<InFlight>) =
-        world.in_flight.drain(..).partition(|request| request.commit_tick <= now);
+    let (due, waiting): (Vec<InFlight>, Vec<InFlight>) = world
+        .in_flight
+        .drain(..)
+        .partition(|request| request.commit_tick <= now);
     world.in_flight = waiting;
     for request in due {
-        submit(world, config, &request.key, &request.payload, &request.operation);
+        submit(
+            world,
+            config,
+            &request.key,
+            &request.payload,
+            &request.operation,
+        );
     }
 }
 

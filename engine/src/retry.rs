@@ -51,7 +51,9 @@ mod tests {
     fn exponential_doubles_up_to_the_cap() {
         let policy = policy(Backoff::Exponential, Jitter::None);
         let mut rng = Rng::new(1);
-        let delays: Vec<u32> = (0..6).map(|n| delay_ticks(&policy, n, 0, &mut rng)).collect();
+        let delays: Vec<u32> = (0..6)
+            .map(|n| delay_ticks(&policy, n, 0, &mut rng))
+            .collect();
         assert_eq!(delays, vec![2, 4, 8, 16, 20, 20]);
     }
 
@@ -59,13 +61,27 @@ mod tests {
     fn jitter_stays_within_its_bounds() {
         let mut rng = Rng::new(9);
         for retry in 0..8 {
-            let full = delay_ticks(&policy(Backoff::Exponential, Jitter::Full), retry, 0, &mut rng);
-            let equal = delay_ticks(&policy(Backoff::Exponential, Jitter::Equal), retry, 0, &mut rng);
+            let full = delay_ticks(
+                &policy(Backoff::Exponential, Jitter::Full),
+                retry,
+                0,
+                &mut rng,
+            );
+            let equal = delay_ticks(
+                &policy(Backoff::Exponential, Jitter::Equal),
+                retry,
+                0,
+                &mut rng,
+            );
             let ceiling = (2u32 << retry).min(20);
             assert!(full <= ceiling);
             assert!(equal >= ceiling / 2 && equal <= ceiling);
-            let decorrelated =
-                delay_ticks(&policy(Backoff::Constant, Jitter::Decorrelated), retry, 6, &mut rng);
+            let decorrelated = delay_ticks(
+                &policy(Backoff::Constant, Jitter::Decorrelated),
+                retry,
+                6,
+                &mut rng,
+            );
             assert!((2..=18).contains(&decorrelated));
         }
     }

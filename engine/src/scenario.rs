@@ -52,17 +52,43 @@ impl Scenario {
         if self.workers.is_empty() {
             return Err(ScenarioError::NoWorkers);
         }
-        unique("worker", self.workers.iter().map(|worker| worker.name.as_str()))?;
-        unique("operation", self.operations.iter().map(|operation| operation.id.as_str()))?;
+        unique(
+            "worker",
+            self.workers.iter().map(|worker| worker.name.as_str()),
+        )?;
+        unique(
+            "operation",
+            self.operations
+                .iter()
+                .map(|operation| operation.id.as_str()),
+        )?;
         range("step_cap", self.step_cap.into(), 1, STEP_CAP_MAX.into())?;
         let retry = &self.design.retry;
-        range("design.retry.attempts_max", retry.attempts_max.into(), 1, 100)?;
+        range(
+            "design.retry.attempts_max",
+            retry.attempts_max.into(),
+            1,
+            100,
+        )?;
         range("design.retry.layers", retry.layers.into(), 1, 6)?;
         range("workers", self.workers.len() as i64, 1, 64)?;
-        let known: Vec<&str> = self.operations.iter().map(|operation| operation.id.as_str()).collect();
+        let known: Vec<&str> = self
+            .operations
+            .iter()
+            .map(|operation| operation.id.as_str())
+            .collect();
         for worker in &self.workers {
-            range(&format!("runs of worker {}", worker.name), worker.runs.len() as i64, 0, 100_000)?;
-            if let Some(run) = worker.runs.iter().find(|run| !known.contains(&run.op.as_str())) {
+            range(
+                &format!("runs of worker {}", worker.name),
+                worker.runs.len() as i64,
+                0,
+                100_000,
+            )?;
+            if let Some(run) = worker
+                .runs
+                .iter()
+                .find(|run| !known.contains(&run.op.as_str()))
+            {
                 return Err(ScenarioError::UnknownOperation {
                     worker: worker.name.clone(),
                     op: run.op.clone(),
@@ -75,7 +101,12 @@ impl Scenario {
         }
         if let Schedule::Explicit { order } = &self.schedule {
             for &index in order {
-                range("schedule.order entry", index.into(), 0, self.workers.len() as i64 - 1)?;
+                range(
+                    "schedule.order entry",
+                    index.into(),
+                    0,
+                    self.workers.len() as i64 - 1,
+                )?;
             }
         }
         Ok(())
@@ -104,15 +135,28 @@ fn check_rule(scenario: &Scenario, rule: &FaultRule) -> Result<(), ScenarioError
         }
     }
     if let Some(nth) = rule.nth {
-        range(&format!("nth of fault {}", rule.fault.name()), nth.into(), 1, i64::from(u32::MAX))?;
+        range(
+            &format!("nth of fault {}", rule.fault.name()),
+            nth.into(),
+            1,
+            i64::from(u32::MAX),
+        )?;
     }
     if let Some(permille) = rule.chance_permille {
-        range(&format!("chance_permille of fault {}", rule.fault.name()), permille.into(), 0, 1000)?;
+        range(
+            &format!("chance_permille of fault {}", rule.fault.name()),
+            permille.into(),
+            0,
+            1000,
+        )?;
     }
     Ok(())
 }
 
-fn unique<'a>(what: &'static str, names: impl Iterator<Item = &'a str>) -> Result<(), ScenarioError> {
+fn unique<'a>(
+    what: &'static str,
+    names: impl Iterator<Item = &'a str>,
+) -> Result<(), ScenarioError> {
     let mut seen = std::collections::BTreeSet::new();
     for name in names {
         if !seen.insert(name) {

@@ -125,7 +125,10 @@ impl Trace {
 
     /// The index of the first event that broke any invariant.
     pub fn first_broken(&self) -> Option<u32> {
-        self.verdicts.iter().filter_map(|verdict| verdict.broken_at).min()
+        self.verdicts
+            .iter()
+            .filter_map(|verdict| verdict.broken_at)
+            .min()
     }
 
     /// The results each worker's runs returned, worker by worker.

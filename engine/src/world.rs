@@ -160,7 +160,13 @@ impl Table {
     }
 
     /// One statement, with SQLite's semantics for the three modes.
-    pub fn write(&mut self, mode: WriteMode, key: &str, value: &str, operation: &str) -> WriteOutcome {
+    pub fn write(
+        &mut self,
+        mode: WriteMode,
+        key: &str,
+        value: &str,
+        operation: &str,
+    ) -> WriteOutcome {
         let existing = self.rows.iter().position(|row| row.key == key);
         match (self.unique, existing, mode) {
             (true, Some(_), WriteMode::Insert) => WriteOutcome::Conflict,

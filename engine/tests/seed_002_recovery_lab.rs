@@ -45,20 +45,44 @@ fn after_run(trace: &Trace, run: usize) -> u32 {
 fn reproduces_the_seed_sequence() {
     let trace = Engine::run(lab()).expect("runs");
     let results = &trace.results()[0].1;
-    assert_eq!(results, &["unknown", "verified", "already_verified", "rejected"]);
+    assert_eq!(
+        results,
+        &["unknown", "verified", "already_verified", "rejected"]
+    );
 
     let first = trace.state_at(after_run(&trace, 1));
     assert_eq!(first.journal["OP-001"].status, JobStatus::Pending);
-    assert_eq!(first.provider.len(), 1, "the provider committed before the reply was lost");
+    assert_eq!(
+        first.provider.len(),
+        1,
+        "the provider committed before the reply was lost"
+    );
 
     let second = trace.state_at(after_run(&trace, 2));
     assert_eq!(second.journal["OP-001"].status, JobStatus::Verified);
-    assert_eq!(second.journal["OP-001"].receipt.as_deref(), Some("receipt-OP-001"));
+    assert_eq!(
+        second.journal["OP-001"].receipt.as_deref(),
+        Some("receipt-OP-001")
+    );
 
     let last = trace.state_at(trace.len());
-    assert_eq!(last.provider.len(), 1, "exactly one provider record at the end");
-    assert_eq!(last.provider[0].payload, r#"{"item":"practice-notebook","quantity":1}"#);
-    assert!(trace.verdicts.iter().all(|verdict| verdict.broken_at.is_none()), "{:?}", trace.verdicts);
+    assert_eq!(
+        last.provider.len(),
+        1,
+        "exactly one provider record at the end"
+    );
+    assert_eq!(
+        last.provider[0].payload,
+        r#"{"item":"practice-notebook","quantity":1}"#
+    );
+    assert!(
+        trace
+            .verdicts
+            .iter()
+            .all(|verdict| verdict.broken_at.is_none()),
+        "{:?}",
+        trace.verdicts
+    );
 }
 
 #[test]
@@ -71,9 +95,16 @@ fn the_second_run_reconciles_instead_of_resubmitting() {
         .map(|event| event.run)
         .collect();
     assert_eq!(submits, vec![1], "only the first run submits");
-    let lost = trace.events.iter().find(|event| event.fault.is_some()).expect("a fault struck");
+    let lost = trace
+        .events
+        .iter()
+        .find(|event| event.fault.is_some())
+        .expect("a fault struck");
     assert_eq!(lost.messages.len(), 2);
-    assert!(!lost.messages[0].lost && lost.messages[1].lost, "the reply, not the request, is lost");
+    assert!(
+        !lost.messages[0].lost && lost.messages[1].lost,
+        "the reply, not the request, is lost"
+    );
 }
 
 #[test]
@@ -84,8 +115,16 @@ fn without_reconcile_the_lost_reply_is_harmless_only_because_the_provider_dedups
     assert_eq!(trace.state_at(trace.len()).provider.len(), 1);
     scenario.provider.dedup = false;
     let trace = Engine::run(scenario).expect("runs");
-    assert_eq!(trace.state_at(trace.len()).provider.len(), 2, "blind resubmit duplicates");
-    let broken = trace.verdicts.iter().find(|verdict| verdict.invariant == Invariant::OneEffect).unwrap();
+    assert_eq!(
+        trace.state_at(trace.len()).provider.len(),
+        2,
+        "blind resubmit duplicates"
+    );
+    let broken = trace
+        .verdicts
+        .iter()
+        .find(|verdict| verdict.invariant == Invariant::OneEffect)
+        .unwrap();
     assert!(broken.broken_at.is_some());
     let event = &trace.events[broken.broken_at.unwrap() as usize - 1];
     assert_eq!(event.action, lab_engine::Action::ProviderSubmit);

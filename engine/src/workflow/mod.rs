@@ -109,7 +109,13 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// A request from the worker to `to` and its reply; either may be lost.
-    pub fn call(&self, to: &str, request: String, reply: Option<String>, lost: Lost) -> Vec<Message> {
+    pub fn call(
+        &self,
+        to: &str,
+        request: String,
+        reply: Option<String>,
+        lost: Lost,
+    ) -> Vec<Message> {
         let mut messages = vec![Message {
             from: self.lane.to_string(),
             to: to.to_string(),

@@ -20,53 +20,94 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
         .text(key_line(scenario))
         .named("get", "    row = journal.get(operation_id)")
         .text("    if row and row.payload != payload:")
-        .named("reject_journal", "        raise ValueError(\"id reused with different content\")")
+        .named(
+            "reject_journal",
+            "        raise ValueError(\"id reused with different content\")",
+        )
         .text("    if row and row.status == \"verified\":")
         .named("already", "        return \"already_verified\"")
         .text("    if not row:")
-        .named("insert", "        journal.insert(operation_id, payload, status=\"pending\")");
-    if scenario.faults.iter().any(|rule| rule.fault == FaultKind::Cancel) {
-        code.named("cancel", "    # between steps: if cancel_requested(): mark cancelled, stop");
+        .named(
+            "insert",
+            "        journal.insert(operation_id, payload, status=\"pending\")",
+        );
+    if scenario
+        .faults
+        .iter()
+        .any(|rule| rule.fault == FaultKind::Cancel)
+    {
+        code.named(
+            "cancel",
+            "    # between steps: if cancel_requested(): mark cancelled, stop",
+        );
     }
     if design.reconcile {
         code.named("lookup", "    found = provider.lookup(key)")
             .text("    if found and found.payload != payload:")
-            .named("reject_found", "        raise ValueError(\"provider record differs\")");
+            .named(
+                "reject_found",
+                "        raise ValueError(\"provider record differs\")",
+            );
         if !design.trust_not_found {
             code.text("    if not found and row and row.attempts > 0:")
                 .text("        # 'not found' may be stale: do not act again on a guess")
-                .named("review", "        journal.update(operation_id, status=\"needs_review\")")
+                .named(
+                    "review",
+                    "        journal.update(operation_id, status=\"needs_review\")",
+                )
                 .named("review_return", "        return \"needs_review\"");
         }
-        code.text("    if found:").text("        receipt = found.receipt").text("    else:");
+        code.text("    if found:")
+            .text("        receipt = found.receipt")
+            .text("    else:");
     }
     let pad = if design.reconcile { "    " } else { "" };
     let line = |text: &str| format!("{pad}{text}");
     if retrying {
-        code.text(&line(&format!("    for attempt in range({}):", design.retry.attempts_max)))
-            .text(&line("        try:"))
-            .named("submit", &line("            receipt = provider.submit(key, payload)"))
-            .text(&line("            break"))
-            .text(&line("        except Busy:  # temporary"))
-            .named("sleep", &line("            sleep(backoff(attempt))"))
-            .text(&line("        except Timeout:  # unknown completion"))
-            .named("unknown", &line("            return \"unknown\""))
-            .named("gave_up", &line("    else: return \"gave_up\""));
+        code.text(&line(&format!(
+            "    for attempt in range({}):",
+            design.retry.attempts_max
+        )))
+        .text(&line("        try:"))
+        .named(
+            "submit",
+            &line("            receipt = provider.submit(key, payload)"),
+        )
+        .text(&line("            break"))
+        .text(&line("        except Busy:  # temporary"))
+        .named("sleep", &line("            sleep(backoff(attempt))"))
+        .text(&line("        except Timeout:  # unknown completion"))
+        .named("unknown", &line("            return \"unknown\""))
+        .named("gave_up", &line("    else: return \"gave_up\""));
     } else {
         code.text(&line("    try:"))
-            .named("submit", &line("        receipt = provider.submit(key, payload)"))
+            .named(
+                "submit",
+                &line("        receipt = provider.submit(key, payload)"),
+            )
             .text(&line("    except Timeout:"))
             .named("unknown", &line("        return \"unknown\""))
             .text(&line("    except Busy:"))
             .named("gave_up", &line("        return \"gave_up\""));
     }
-    code.text(&line("    except Rejected as error:  # 4xx: retrying cannot help"))
-        .named("reject_submit", &line("        raise ValueError(error.status)"))
-        .text(&line("    except Forbidden, Invalid as error:"))
-        .named("fail", &line("        journal.update(operation_id, status=\"failed\", reason=error)"))
-        .named("fail_return", &line("        return \"failed\""))
-        .named("update", "    journal.update(operation_id, status=\"verified\", receipt=receipt)")
-        .named("verified", "    return \"verified\"");
+    code.text(&line(
+        "    except Rejected as error:  # 4xx: retrying cannot help",
+    ))
+    .named(
+        "reject_submit",
+        &line("        raise ValueError(error.status)"),
+    )
+    .text(&line("    except Forbidden, Invalid as error:"))
+    .named(
+        "fail",
+        &line("        journal.update(operation_id, status=\"failed\", reason=error)"),
+    )
+    .named("fail_return", &line("        return \"failed\""))
+    .named(
+        "update",
+        "    journal.update(operation_id, status=\"verified\", receipt=receipt)",
+    )
+    .named("verified", "    return \"verified\"");
     code
 }
 
@@ -141,7 +182,12 @@ impl Task {
             Pc::Lookup => self.lookup(ctx),
             Pc::Submit => self.submit(ctx),
             Pc::Sleep(ticks) => self.sleep(ctx, ticks),
-            Pc::Review => self.mark(ctx, JobStatus::NeedsReview, "review", Some("lookup inconclusive")),
+            Pc::Review => self.mark(
+                ctx,
+                JobStatus::NeedsReview,
+                "review",
+                Some("lookup inconclusive"),
+            ),
             Pc::Fail(reason) => self.mark(ctx, JobStatus::Failed, "fail", Some(reason.as_str())),
             Pc::Update => self.mark(ctx, JobStatus::Verified, "update", None),
             Pc::Return(result, line) => {
@@ -164,7 +210,12 @@ impl Task {
             if !job.status.is_success() {
                 job.status = JobStatus::Cancelled;
                 job.reason = Some(format!("cancelled before {next}"));
-                messages = ctx.call("journal", format!("set {} cancelled", self.start.op), Some("ok".into()), Lost::Nothing);
+                messages = ctx.call(
+                    "journal",
+                    format!("set {} cancelled", self.start.op),
+                    Some("ok".into()),
+                    Lost::Nothing,
+                );
             }
         }
         Step {
@@ -184,16 +235,27 @@ impl Task {
             None => "none".to_string(),
             Some(row) => row.status.name().to_string(),
         };
-        let messages = ctx.call("journal", format!("get {op}"), Some(answer.clone()), Lost::Nothing);
+        let messages = ctx.call(
+            "journal",
+            format!("get {op}"),
+            Some(answer.clone()),
+            Lost::Nothing,
+        );
         self.pc = match &self.row {
-            Some(row) if row.payload != self.start.payload => Pc::Return("rejected", "reject_journal"),
-            Some(row) if row.status == JobStatus::Verified => Pc::Return("already_verified", "already"),
+            Some(row) if row.payload != self.start.payload => {
+                Pc::Return("rejected", "reject_journal")
+            }
+            Some(row) if row.status == JobStatus::Verified => {
+                Pc::Return("already_verified", "already")
+            }
             None => Pc::Insert,
             Some(_) => self.after_checkpoint(ctx.scenario),
         };
         let outcome = match (&self.row, &self.pc) {
             (None, _) => "no journal row yet".to_string(),
-            (Some(_), Pc::Return("rejected", _)) => "journal row has a different payload".to_string(),
+            (Some(_), Pc::Return("rejected", _)) => {
+                "journal row has a different payload".to_string()
+            }
             (Some(row), _) => format!("journal row is {}", row.status.name()),
         };
         Step {
@@ -227,7 +289,12 @@ impl Task {
                 reason: None,
             },
         );
-        let messages = ctx.call("journal", format!("insert {op} pending"), Some("ok".into()), Lost::Nothing);
+        let messages = ctx.call(
+            "journal",
+            format!("insert {op} pending"),
+            Some("ok".into()),
+            Lost::Nothing,
+        );
         self.pc = self.after_checkpoint(ctx.scenario);
         Step {
             messages,
@@ -259,19 +326,30 @@ impl Task {
         let found = provider::lookup(ctx.world, &ctx.scenario.provider, &key).filter(|_| !stale);
         match found {
             Some(found) if found.payload != self.start.payload => {
-                step.messages = ctx.call("provider", request, Some(format!("found {}", found.receipt)), Lost::Nothing);
+                step.messages = ctx.call(
+                    "provider",
+                    request,
+                    Some(format!("found {}", found.receipt)),
+                    Lost::Nothing,
+                );
                 step.outcome = "provider holds a different payload".to_string();
                 self.pc = Pc::Return("rejected", "reject_found");
             }
             Some(found) => {
-                step.messages = ctx.call("provider", request, Some(format!("found {}", found.receipt)), Lost::Nothing);
+                step.messages = ctx.call(
+                    "provider",
+                    request,
+                    Some(format!("found {}", found.receipt)),
+                    Lost::Nothing,
+                );
                 step.outcome = format!("already done at the provider: {}", found.receipt);
                 self.receipt = Some(found.receipt);
                 self.evidence = true;
                 self.pc = Pc::Update;
             }
             None => {
-                step.messages = ctx.call("provider", request, Some("not found".into()), Lost::Nothing);
+                step.messages =
+                    ctx.call("provider", request, Some("not found".into()), Lost::Nothing);
                 let uncertain = self.row.as_ref().is_some_and(|row| row.attempts > 0);
                 if uncertain && !ctx.scenario.design.trust_not_found {
                     step.outcome = "not found, but an earlier attempt is unresolved".to_string();
@@ -305,12 +383,14 @@ impl Task {
         let failure = match ctx.fault {
             Some(FaultKind::LoseRequest) => {
                 step.messages = ctx.call("provider", request, None, Lost::Request);
-                step.outcome = "request lost: timeout, nothing happened (the worker cannot tell)".into();
+                step.outcome =
+                    "request lost: timeout, nothing happened (the worker cannot tell)".into();
                 Some(FailureClass::UnknownCompletion)
             }
             Some(FaultKind::LoseReply) => {
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
-                step.messages = ctx.call("provider", request, Some(reply_label(&reply)), Lost::Reply);
+                step.messages =
+                    ctx.call("provider", request, Some(reply_label(&reply)), Lost::Reply);
                 step.outcome = "provider committed, reply lost: timeout".into();
                 Some(FailureClass::UnknownCompletion)
             }
@@ -326,28 +406,49 @@ impl Task {
                 Some(FailureClass::UnknownCompletion)
             }
             Some(FaultKind::Busy) => {
-                step.messages = ctx.call("provider", request, Some("503 busy".into()), Lost::Nothing);
+                step.messages =
+                    ctx.call("provider", request, Some("503 busy".into()), Lost::Nothing);
                 step.outcome = "503 busy: nothing happened, a temporary failure".into();
                 Some(FailureClass::Temporary)
             }
             Some(FaultKind::InvalidInput) => {
-                step.messages = ctx.call("provider", request, Some("400 invalid".into()), Lost::Nothing);
+                step.messages = ctx.call(
+                    "provider",
+                    request,
+                    Some("400 invalid".into()),
+                    Lost::Nothing,
+                );
                 step.outcome = "400 invalid input: repeating it cannot help".into();
                 Some(FailureClass::InvalidInput)
             }
             Some(FaultKind::PermissionDenied) => {
-                step.messages = ctx.call("provider", request, Some("403 forbidden".into()), Lost::Nothing);
+                step.messages = ctx.call(
+                    "provider",
+                    request,
+                    Some("403 forbidden".into()),
+                    Lost::Nothing,
+                );
                 step.outcome = "403 forbidden: a person must fix the credential".into();
                 Some(FailureClass::Permission)
             }
             other => {
                 if other == Some(FaultKind::ExpireKey) {
-                    for record in ctx.world.provider.iter_mut().filter(|record| record.key == key) {
+                    for record in ctx
+                        .world
+                        .provider
+                        .iter_mut()
+                        .filter(|record| record.key == key)
+                    {
                         record.key_expired = true;
                     }
                 }
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
-                step.messages = ctx.call("provider", request, Some(reply_label(&reply)), Lost::Nothing);
+                step.messages = ctx.call(
+                    "provider",
+                    request,
+                    Some(reply_label(&reply)),
+                    Lost::Nothing,
+                );
                 self.accept(&reply, &mut step);
                 None
             }
@@ -411,14 +512,23 @@ impl Task {
         // After an unknown completion, reconcile before resubmitting.
         self.pc = self.after_checkpoint(ctx.scenario);
         Step {
-            outcome: format!("backs off {ticks} ticks before attempt {}", self.attempts + 1),
+            outcome: format!(
+                "backs off {ticks} ticks before attempt {}",
+                self.attempts + 1
+            ),
             line: "sleep",
             sleep_ticks: ticks,
             ..Step::default()
         }
     }
 
-    fn mark(&mut self, ctx: &mut Ctx, status: JobStatus, line: &'static str, reason: Option<&str>) -> Step {
+    fn mark(
+        &mut self,
+        ctx: &mut Ctx,
+        status: JobStatus,
+        line: &'static str,
+        reason: Option<&str>,
+    ) -> Step {
         let op = self.start.op.clone();
         let mut step = Step {
             line,

@@ -1,0 +1,766 @@
+//! Reading `lessons/`: the manifest and the lesson files (TOML with Markdown narrative), the checks
+//! every lesson must pass, and the Markdown rendering. Native only: used by the app's `build.rs`
+//! and by `lab check`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use lab_engine::{Action, Engine, Invariant, Trace};
+use pulldown_cmark::{html, CowStr, Event, Options, Parser};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::model::{
+    BreakAt, Choice, Course, Expect, Lesson, Question, QuestionKind, Section, Step, Variant,
+    VariantKind, FORMAT_VERSION,
+};
+
+/// The manifest's file name inside the lessons folder.
+pub const MANIFEST: &str = "course.toml";
+
+/// A problem in a lesson file, with where it is and what would be right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError {
+    pub file: PathBuf,
+    /// 1-based line and column.
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// A loaded course and, for each lesson, the trace of each variant (the checker needs them; so do
+/// the tests).
+pub struct Loaded {
+    pub course: Course,
+    pub traces: BTreeMap<String, Vec<Trace>>,
+}
+
+// ---- the file formats ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestFile {
+    format: Spanned<u32>,
+    title: String,
+    sections: Vec<SectionFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SectionFile {
+    title: String,
+    lessons: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LessonFile {
+    id: Spanned<String>,
+    title: String,
+    summary: String,
+    minutes: u32,
+    #[serde(default)]
+    prerequisites: Vec<Spanned<String>>,
+    /// The base scenario every variant starts from.
+    scenario: toml::Table,
+    variants: Vec<VariantFile>,
+    steps: Vec<StepFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantFile {
+    id: Spanned<String>,
+    label: String,
+    kind: VariantKind,
+    /// Overrides merged into the base scenario (tables merge, everything else replaces).
+    #[serde(default)]
+    scenario: toml::Table,
+    #[serde(default)]
+    expect: Option<Spanned<Expect>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepFile {
+    title: String,
+    /// The variant id; default the first.
+    #[serde(default)]
+    variant: Option<Spanned<String>>,
+    at: Spanned<At>,
+    text: String,
+    #[serde(default)]
+    questions: Vec<QuestionFile>,
+}
+
+/// Where in a variant's trace a step applies.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+enum At {
+    /// A cursor: 0 is before the first event, n is after event n.
+    Index(u32),
+    /// "start" or "end".
+    Named(String),
+    /// After (or just before) the n-th occurrence of an action, the first fault, or the event
+    /// that first broke an invariant.
+    Point(Point),
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Point {
+    #[serde(default)]
+    action: Option<Action>,
+    #[serde(default = "one")]
+    nth: u32,
+    #[serde(default)]
+    fault: Option<u32>,
+    #[serde(default)]
+    broke: Option<String>,
+    /// Stop just before that event instead of after it (for predict questions).
+    #[serde(default)]
+    before: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuestionFile {
+    kind: QuestionKind,
+    prompt: Spanned<String>,
+    options: Vec<Choice>,
+}
+
+// ---- loading ----
+
+/// Loads, checks and compiles every lesson under `dir`. Returns every error found, not only the
+/// first.
+pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
+    let manifest_path = dir.join(MANIFEST);
+    let manifest_text = read(&manifest_path).map_err(|error| vec![error])?;
+    let manifest: ManifestFile =
+        parse(&manifest_path, &manifest_text).map_err(|error| vec![error])?;
+    let mut errors = Vec::new();
+    if *manifest.format.get_ref() != FORMAT_VERSION {
+        errors.push(at(
+            &manifest_path,
+            &manifest_text,
+            manifest.format.span().start,
+            format!(
+                "format is {}, this build reads format {FORMAT_VERSION}; convert the lessons or update the app",
+                manifest.format.get_ref()
+            ),
+        ));
+    }
+    let mut lessons = Vec::new();
+    let mut traces = BTreeMap::new();
+    for path in lesson_files(dir).map_err(|error| vec![error])? {
+        match read(&path)
+            .map_err(|error| vec![error])
+            .and_then(|text| compile(dir, &path, &text))
+        {
+            Ok((lesson, lesson_traces)) => {
+                traces.insert(lesson.id.clone(), lesson_traces);
+                lessons.push(lesson);
+            }
+            Err(mut found) => errors.append(&mut found),
+        }
+    }
+    let sections = order(
+        &manifest_path,
+        &manifest_text,
+        &manifest,
+        &mut lessons,
+        &mut errors,
+    );
+    check_prerequisites(dir, &lessons, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Loaded {
+        course: Course {
+            format: FORMAT_VERSION,
+            title: manifest.title,
+            sections,
+            lessons,
+        },
+        traces,
+    })
+}
+
+fn read(path: &Path) -> Result<String, LessonError> {
+    fs::read_to_string(path).map_err(|error| LessonError {
+        file: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot read the file: {error}"),
+    })
+}
+
+fn lesson_files(dir: &Path) -> Result<Vec<PathBuf>, LessonError> {
+    let entries = fs::read_dir(dir).map_err(|error| LessonError {
+        file: dir.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot list the lessons folder: {error}"),
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .filter(|path| path.file_name().is_some_and(|name| name != MANIFEST))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(path: &Path, text: &str) -> Result<T, LessonError> {
+    toml::from_str(text).map_err(|error| toml_error(path, text, &error))
+}
+
+/// A TOML error as a lesson error at its line and column.
+pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonError {
+    let offset = error.span().map(|span| span.start).unwrap_or(0);
+    at(path, text, offset, error.message().to_string())
+}
+
+/// Loads and checks one lesson file on its own (for `lab run`).
+pub fn load_lesson(dir: &Path, path: &Path) -> Result<Lesson, Vec<LessonError>> {
+    let text = read(path).map_err(|error| vec![error])?;
+    compile(dir, path, &text).map(|(lesson, _)| lesson)
+}
+
+/// An error at a byte offset of a file.
+fn at(path: &Path, text: &str, offset: usize, message: String) -> LessonError {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() as u32 + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map(|rest| rest.chars().count())
+        .unwrap_or(0) as u32
+        + 1;
+    LessonError {
+        file: path.to_path_buf(),
+        line,
+        column,
+        message,
+    }
+}
+
+/// One lesson file into a compiled lesson, with each variant run and checked.
+fn compile(dir: &Path, path: &Path, text: &str) -> Result<(Lesson, Vec<Trace>), Vec<LessonError>> {
+    let file: LessonFile = parse(path, text).map_err(|error| vec![error])?;
+    let mut errors = Vec::new();
+    let mut variants = Vec::new();
+    let mut traces = Vec::new();
+    let mut seen = BTreeSet::new();
+    for variant in &file.variants {
+        let span = variant.id.span().start;
+        if !seen.insert(variant.id.get_ref().clone()) {
+            errors.push(at(
+                path,
+                text,
+                span,
+                format!("variant id \"{}\" is used twice", variant.id.get_ref()),
+            ));
+            continue;
+        }
+        match run_variant(&file.scenario, variant) {
+            Ok((compiled, trace)) => {
+                let expect_offset = variant
+                    .expect
+                    .as_ref()
+                    .map(|expect| expect.span().start)
+                    .unwrap_or(span);
+                for message in check_variant(&compiled, &trace) {
+                    errors.push(at(path, text, expect_offset, message));
+                }
+                variants.push(compiled);
+                traces.push(trace);
+            }
+            Err(message) => errors.push(at(path, text, span, message)),
+        }
+    }
+    if variants.is_empty() && errors.is_empty() {
+        errors.push(at(
+            path,
+            text,
+            0,
+            "a lesson needs at least one [[variants]] entry".into(),
+        ));
+    }
+    let steps = compile_steps(path, text, &file, &variants, &traces, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let relative = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+    let lesson = Lesson {
+        id: file.id.into_inner(),
+        title: file.title,
+        summary: file.summary,
+        minutes: file.minutes,
+        prerequisites: file
+            .prerequisites
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
+        file: relative,
+        variants,
+        steps,
+    };
+    Ok((lesson, traces))
+}
+
+fn run_variant(base: &toml::Table, variant: &VariantFile) -> Result<(Variant, Trace), String> {
+    let mut merged = base.clone();
+    merge(&mut merged, &variant.scenario);
+    let scenario: lab_engine::Scenario =
+        toml::Value::Table(merged)
+            .try_into()
+            .map_err(|error: toml::de::Error| {
+                format!(
+                    "variant \"{}\": scenario: {}",
+                    variant.id.get_ref(),
+                    error.message()
+                )
+            })?;
+    let trace = Engine::run(scenario.clone())
+        .map_err(|error| format!("variant \"{}\": scenario: {error}", variant.id.get_ref()))?;
+    let compiled = Variant {
+        id: variant.id.get_ref().clone(),
+        label: variant.label.clone(),
+        kind: variant.kind,
+        scenario,
+        expect: variant
+            .expect
+            .as_ref()
+            .map(|expect| expect.get_ref().clone())
+            .unwrap_or_default(),
+    };
+    Ok((compiled, trace))
+}
+
+/// Tables merge key by key; any other value replaces.
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// What the variant's run must show; each mismatch is one message.
+pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
+    let mut problems = Vec::new();
+    let name = &variant.id;
+    let last = trace.state_at(trace.len());
+    let expect = &variant.expect;
+    let mut want = |field: &str, expected: String, actual: String| {
+        if expected != actual {
+            problems.push(format!(
+                "variant \"{name}\": expected {field} = {expected}, but the run gives {actual}"
+            ));
+        }
+    };
+    for (worker, results) in &expect.results {
+        let actual = trace
+            .results()
+            .into_iter()
+            .find(|(name, _)| name == worker)
+            .map(|(_, results)| format!("{results:?}"))
+            .unwrap_or_else(|| "no such worker".into());
+        want(&format!("results.{worker}"), format!("{results:?}"), actual);
+    }
+    if let Some(count) = expect.provider_records {
+        want(
+            "provider_records",
+            count.to_string(),
+            last.provider.len().to_string(),
+        );
+    }
+    if let Some(count) = expect.table_rows {
+        want(
+            "table_rows",
+            count.to_string(),
+            last.table.rows.len().to_string(),
+        );
+    }
+    if let Some(count) = expect.model_calls {
+        want(
+            "model_calls",
+            count.to_string(),
+            last.model_calls.to_string(),
+        );
+    }
+    if let Some(count) = expect.deepest_calls {
+        want(
+            "deepest_calls",
+            count.to_string(),
+            last.deepest_calls.to_string(),
+        );
+    }
+    for (sink, count) in &expect.effects {
+        let actual = last
+            .effects
+            .iter()
+            .filter(|effect| &effect.sink == sink)
+            .count();
+        want(
+            &format!("effects.{sink}"),
+            count.to_string(),
+            actual.to_string(),
+        );
+    }
+    for (op, status) in &expect.journal {
+        let actual = last
+            .journal
+            .get(op)
+            .map(|job| job.status.name())
+            .unwrap_or("no row");
+        want(
+            &format!("journal.{op}"),
+            status.name().to_string(),
+            actual.to_string(),
+        );
+    }
+    let broken: Vec<&lab_engine::Verdict> = trace
+        .verdicts
+        .iter()
+        .filter(|verdict| verdict.broken_at.is_some())
+        .collect();
+    for (id, where_) in &expect.breaks {
+        let Some(invariant) = Invariant::ALL
+            .into_iter()
+            .find(|invariant| invariant.id() == id)
+        else {
+            let known: Vec<&str> = Invariant::ALL
+                .iter()
+                .map(|invariant| invariant.id())
+                .collect();
+            problems.push(format!(
+                "variant \"{name}\": no invariant is called \"{id}\"; known: {}",
+                known.join(", ")
+            ));
+            continue;
+        };
+        let actual = broken
+            .iter()
+            .find(|verdict| verdict.invariant == invariant)
+            .and_then(|verdict| verdict.broken_at);
+        match (where_, actual) {
+            (_, None) => problems.push(format!("variant \"{name}\": expected {id} to break, but it holds throughout")),
+            (BreakAt::Event(event), Some(actual)) if *event != actual => problems.push(format!(
+                "variant \"{name}\": expected {id} to break at event {event}, but it breaks at event {actual}"
+            )),
+            _ => {}
+        }
+    }
+    match variant.kind {
+        VariantKind::Unsafe if broken.is_empty() => problems.push(format!(
+            "variant \"{name}\" is unsafe but breaks no invariant: an unsafe design must really show its bug"
+        )),
+        VariantKind::Safe => {
+            for verdict in broken {
+                problems.push(format!(
+                    "variant \"{name}\" is safe but {} breaks at event {}: {}",
+                    verdict.invariant.id(),
+                    verdict.broken_at.unwrap_or(0),
+                    verdict.detail.clone().unwrap_or_default()
+                ));
+            }
+        }
+        _ => {}
+    }
+    problems
+}
+
+fn compile_steps(
+    path: &Path,
+    text: &str,
+    file: &LessonFile,
+    variants: &[Variant],
+    traces: &[Trace],
+    errors: &mut Vec<LessonError>,
+) -> Vec<Step> {
+    if file.steps.is_empty() {
+        errors.push(at(
+            path,
+            text,
+            0,
+            "a lesson needs at least one [[steps]] entry".into(),
+        ));
+    }
+    let mut steps = Vec::new();
+    let mut previous = (0, 0);
+    for step in &file.steps {
+        let variant = match &step.variant {
+            None => Some(0),
+            Some(id) => {
+                let found = variants
+                    .iter()
+                    .position(|variant| &variant.id == id.get_ref());
+                if found.is_none() {
+                    let known: Vec<&str> =
+                        variants.iter().map(|variant| variant.id.as_str()).collect();
+                    let message = format!(
+                        "step \"{}\" names variant \"{}\"; known: {}",
+                        step.title,
+                        id.get_ref(),
+                        known.join(", ")
+                    );
+                    errors.push(at(path, text, id.span().start, message));
+                }
+                found
+            }
+        };
+        let Some(variant) = variant.filter(|&index| index < traces.len()) else {
+            continue;
+        };
+        let offset = step.at.span().start;
+        match resolve(step.at.get_ref(), &traces[variant]) {
+            Ok(cursor) => {
+                let here = (variant as u32, cursor);
+                if here < previous {
+                    let message = format!(
+                        "step \"{}\" is at {:?} but the step before it is at {:?}: steps must follow the trace in order (variant, cursor)",
+                        step.title, here, previous
+                    );
+                    errors.push(at(path, text, offset, message));
+                }
+                previous = here;
+                let questions = compile_questions(path, text, step, errors);
+                steps.push(Step {
+                    title: step.title.clone(),
+                    html: markdown(&step.text),
+                    variant: variant as u32,
+                    at: cursor,
+                    questions,
+                });
+            }
+            Err(message) => errors.push(at(
+                path,
+                text,
+                offset,
+                format!("step \"{}\": {message}", step.title),
+            )),
+        }
+    }
+    steps
+}
+
+fn compile_questions(
+    path: &Path,
+    text: &str,
+    step: &StepFile,
+    errors: &mut Vec<LessonError>,
+) -> Vec<Question> {
+    let mut questions = Vec::new();
+    for question in &step.questions {
+        let offset = question.prompt.span().start;
+        if question.options.len() < 2 {
+            errors.push(at(
+                path,
+                text,
+                offset,
+                "a question needs at least two options".into(),
+            ));
+        }
+        if !question.options.iter().any(|option| option.correct) {
+            errors.push(at(
+                path,
+                text,
+                offset,
+                "a question needs at least one option with correct = true".into(),
+            ));
+        }
+        if let Some(option) = question
+            .options
+            .iter()
+            .find(|option| option.explain.trim().is_empty())
+        {
+            let message = format!(
+                "option \"{}\" has no explain: every option says why it is right or wrong",
+                option.text
+            );
+            errors.push(at(path, text, offset, message));
+        }
+        questions.push(Question {
+            kind: question.kind,
+            prompt: question.prompt.get_ref().clone(),
+            options: question.options.clone(),
+        });
+    }
+    questions
+}
+
+/// A step's `at` to a cursor in the trace.
+fn resolve(at: &At, trace: &Trace) -> Result<u32, String> {
+    let len = trace.len();
+    let cursor = match at {
+        At::Index(index) if *index <= len => *index,
+        At::Index(index) => {
+            return Err(format!(
+                "at = {index} is past the end; the trace has {len} events"
+            ))
+        }
+        At::Named(name) if name == "start" => 0,
+        At::Named(name) if name == "end" => len,
+        At::Named(name) => {
+            return Err(format!(
+                "at = \"{name}\" is unknown; use a number, \"start\", \"end\" or a table"
+            ))
+        }
+        At::Point(point) => {
+            let event = point_event(point, trace)?;
+            if point.before {
+                event - 1
+            } else {
+                event
+            }
+        }
+    };
+    Ok(cursor)
+}
+
+fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
+    if let Some(id) = &point.broke {
+        let invariant = Invariant::ALL
+            .into_iter()
+            .find(|invariant| invariant.id() == id)
+            .ok_or_else(|| format!("no invariant is called \"{id}\""))?;
+        return trace
+            .verdicts
+            .iter()
+            .find(|verdict| verdict.invariant == invariant)
+            .and_then(|verdict| verdict.broken_at)
+            .ok_or_else(|| format!("{id} never breaks in this variant"));
+    }
+    if let Some(nth) = point.fault {
+        return trace
+            .events
+            .iter()
+            .filter(|event| event.fault.is_some())
+            .nth(nth.saturating_sub(1) as usize)
+            .map(|event| event.index)
+            .ok_or_else(|| format!("this variant has fewer than {nth} faults"));
+    }
+    if let Some(action) = point.action {
+        return trace
+            .events
+            .iter()
+            .filter(|event| event.action == action)
+            .nth(point.nth.saturating_sub(1) as usize)
+            .map(|event| event.index)
+            .ok_or_else(|| {
+                format!(
+                    "{} happens fewer than {} times in this variant",
+                    action.name(),
+                    point.nth
+                )
+            });
+    }
+    Err("at = { .. } needs one of action, fault or broke".into())
+}
+
+fn order(
+    path: &Path,
+    text: &str,
+    manifest: &ManifestFile,
+    lessons: &mut Vec<Lesson>,
+    errors: &mut Vec<LessonError>,
+) -> Vec<Section> {
+    let mut ordered = Vec::new();
+    let mut sections = Vec::new();
+    for section in &manifest.sections {
+        let mut ids = Vec::new();
+        for id in &section.lessons {
+            match lessons.iter().position(|lesson| &lesson.id == id.get_ref()) {
+                Some(index) => {
+                    ordered.push(lessons.remove(index));
+                    ids.push(id.get_ref().clone());
+                }
+                None if ordered
+                    .iter()
+                    .any(|lesson: &Lesson| &lesson.id == id.get_ref()) =>
+                {
+                    let message = format!("lesson \"{}\" is listed twice", id.get_ref());
+                    errors.push(at(path, text, id.span().start, message));
+                }
+                None => {
+                    let message = format!(
+                        "lesson \"{}\" is listed but no lesson file has that id",
+                        id.get_ref()
+                    );
+                    errors.push(at(path, text, id.span().start, message));
+                }
+            }
+        }
+        sections.push(Section {
+            title: section.title.clone(),
+            lessons: ids,
+        });
+    }
+    for lesson in lessons.drain(..) {
+        let message = format!(
+            "lesson \"{}\" ({}) is not listed in any section of {MANIFEST}",
+            lesson.id, lesson.file
+        );
+        errors.push(at(path, text, 0, message));
+    }
+    *lessons = ordered;
+    sections
+}
+
+fn check_prerequisites(dir: &Path, lessons: &[Lesson], errors: &mut Vec<LessonError>) {
+    for (index, lesson) in lessons.iter().enumerate() {
+        for prerequisite in &lesson.prerequisites {
+            if !lessons[..index]
+                .iter()
+                .any(|earlier| &earlier.id == prerequisite)
+            {
+                errors.push(LessonError {
+                    file: dir.join(&lesson.file),
+                    line: 1,
+                    column: 1,
+                    message: format!("prerequisite \"{prerequisite}\" is not a lesson that comes earlier in the course"),
+                });
+            }
+        }
+    }
+}
+
+/// Markdown to HTML. Raw HTML in the source is escaped, never passed through.
+pub fn markdown(source: &str) -> String {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let events = Parser::new_ext(source, options).map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(CowStr::from(raw.into_string())),
+        other => other,
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
+}

@@ -1,0 +1,150 @@
+//! The compiled course: what the app embeds. Built from `lessons/` by the authoring side at build
+//! time; the app only deserializes it.
+
+use std::collections::BTreeMap;
+
+use lab_engine::{JobStatus, Scenario};
+use serde::{Deserialize, Serialize};
+
+/// The version of the lesson file format this crate reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The whole course, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Course {
+    pub format: u32,
+    pub title: String,
+    pub sections: Vec<Section>,
+    pub lessons: Vec<Lesson>,
+}
+
+/// A group of lessons on the course map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    pub title: String,
+    /// Lesson ids, in order.
+    pub lessons: Vec<String>,
+}
+
+/// One lesson, ready to play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lesson {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub minutes: u32,
+    pub prerequisites: Vec<String>,
+    /// The file it came from, relative to `lessons/`.
+    pub file: String,
+    /// The scenarios the learner runs, in order: usually an unsafe design, then the safe one.
+    pub variants: Vec<Variant>,
+    /// The narrative, each step bound to a point of one variant's trace.
+    pub steps: Vec<Step>,
+}
+
+/// One design of the lesson's scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    pub id: String,
+    /// A short name for the switch, e.g. "Resubmit blindly".
+    pub label: String,
+    pub kind: VariantKind,
+    pub scenario: Scenario,
+    pub expect: Expect,
+}
+
+/// Whether the variant is meant to show the bug or the fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VariantKind {
+    /// Must break at least one invariant (and the ones `expect.breaks` lists).
+    Unsafe,
+    /// Must keep every invariant.
+    Safe,
+}
+
+/// What a variant's run must show; every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Expect {
+    /// What each worker's runs return, by worker name.
+    pub results: BTreeMap<String, Vec<String>>,
+    /// Records the provider holds at the end.
+    pub provider_records: Option<u32>,
+    /// Rows in the results table at the end.
+    pub table_rows: Option<u32>,
+    /// External effects at the end, by sink ("email", "notification", "webhook", "charge").
+    pub effects: BTreeMap<String, u32>,
+    /// Calls that reached the model.
+    pub model_calls: Option<u32>,
+    /// Calls that reached the deepest layer.
+    pub deepest_calls: Option<u32>,
+    /// Journal status per operation id at the end.
+    pub journal: BTreeMap<String, JobStatus>,
+    /// Invariants that must break, by id, each optionally at a given event.
+    pub breaks: BTreeMap<String, BreakAt>,
+}
+
+/// Where an invariant must break.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BreakAt {
+    /// Anywhere (`true`).
+    Anywhere(bool),
+    /// At exactly this event (1-based).
+    Event(u32),
+}
+
+/// One step of the narrative.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub title: String,
+    /// The narrative, rendered from Markdown at build time (raw HTML escaped).
+    pub html: String,
+    /// The variant (index into `Lesson::variants`) and the cursor in its trace where it applies.
+    pub variant: u32,
+    pub at: u32,
+    pub questions: Vec<Question>,
+}
+
+/// A question shown with a step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    pub kind: QuestionKind,
+    /// The question, as plain text.
+    pub prompt: String,
+    pub options: Vec<Choice>,
+}
+
+/// When a question is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionKind {
+    /// Before the learner runs the step: what will happen?
+    Predict,
+    /// After: a check of understanding.
+    Choice,
+}
+
+/// One option of a question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    pub text: String,
+    pub correct: bool,
+    /// Why this option is right or wrong; shown once chosen.
+    pub explain: String,
+}
+
+impl Course {
+    /// The lesson with this id.
+    pub fn lesson(&self, id: &str) -> Option<&Lesson> {
+        self.lessons.iter().find(|lesson| lesson.id == id)
+    }
+}
+
+impl Lesson {
+    /// The variant with this id.
+    pub fn variant(&self, id: &str) -> Option<&Variant> {
+        self.variants.iter().find(|variant| variant.id == id)
+    }
+}
