@@ -1,1 +1,18 @@
-fn main() {}
+//! Idempotency Lab: the Yew app. It renders traces from the recovery engine and lets the learner
+//! drive them; it never re-implements engine logic.
+
+mod app;
+mod components;
+mod course;
+mod frames;
+mod pages;
+mod panic;
+mod route;
+
+fn main() {
+    panic::install();
+    if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
+        boot.remove();
+    }
+    yew::Renderer::<app::App>::new().render();
+}

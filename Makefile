@@ -1,0 +1,52 @@
+# Idempotency Lab. Two commands matter: `make serve` and `make test`. Both install what is
+# missing first (scripts/setup.sh), quickly when everything is there.
+
+SHELL := /bin/bash
+export PATH := $(CURDIR)/tests/browser/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+# Trunk must never download a tool: it finds wasm-bindgen and wasm-opt on PATH.
+export TRUNK_SKIP_VERSION_CHECK := true
+WASM := --target wasm32-unknown-unknown
+PUBLIC_URL ?= /
+
+.PHONY: setup setup-build serve build test check lint test-native test-browser lessons bench clean
+
+setup:
+	@scripts/setup.sh all
+
+setup-build:
+	@scripts/setup.sh build
+
+## Serve the app with live reload on http://127.0.0.1:8080
+serve: setup-build
+	trunk serve
+
+## Build dist/ for a static host; PUBLIC_URL=/sub/path/ for a sub-path.
+build: setup-build
+	trunk build --release --public-url $(PUBLIC_URL)
+
+## Everything CI runs.
+test: setup lint test-native build test-browser
+	@echo "make test: all checks passed"
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy $(WASM) -p idempotency-lab -p lab-engine -p lab-course -- -D warnings
+
+test-native:
+	cargo test --workspace
+	cargo run --quiet -p lab -- check lessons
+
+test-browser:
+	cd tests/browser && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout
+
+## Check the lessons only.
+lessons:
+	cargo run --quiet -p lab -- check lessons
+
+bench:
+	cargo bench -p lab-engine --bench engine
+
+clean:
+	cargo clean
+	rm -rf dist test-output

@@ -1,0 +1,36 @@
+//! The shell: header, router, footer.
+
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::route::{switch, Route};
+
+#[component]
+pub fn App() -> Html {
+    // The router owns the URL's hash, so the skip link moves focus itself instead of using "#main".
+    let skip = Callback::from(|event: MouseEvent| {
+        event.prevent_default();
+        if let Some(main) = gloo::utils::document().get_element_by_id("main") {
+            use wasm_bindgen::JsCast;
+            if let Ok(main) = main.dyn_into::<web_sys::HtmlElement>() {
+                let _ = main.focus();
+            }
+        }
+    });
+    html! {
+        <HashRouter>
+            <a class="skip-link" href="" onclick={skip}>{ "Skip to content" }</a>
+            <header class="site-header">
+                <Link<Route> to={Route::Home} classes="brand">
+                    <span class="brand-mark" aria-hidden="true">{ "↻" }</span>
+                    { "Idempotency Lab" }
+                </Link<Route>>
+                <span class="tagline">{ "Retry failed work without doing it twice" }</span>
+            </header>
+            <Switch<Route> render={switch} />
+            <footer class="site-footer">
+                { "Every run is a deterministic simulation: nothing is sent anywhere." }
+            </footer>
+        </HashRouter>
+    }
+}

@@ -1,0 +1,39 @@
+//! Each invariant, holding or broken so far, with the event that broke it.
+
+use lab_engine::Verdict;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct InvariantsProps {
+    pub verdicts: Vec<Verdict>,
+    /// Only breaks at or before this cursor are shown as broken.
+    pub cursor: u32,
+}
+
+#[component]
+pub fn Invariants(props: &InvariantsProps) -> Html {
+    let items = props.verdicts.iter().map(|verdict| {
+        let broken = verdict.broken_at.filter(|&at| at <= props.cursor);
+        match broken {
+            None => html! {
+                <li class="holds"><span class="status-icon" aria-hidden="true">{ "✓ " }</span>
+                    { verdict.invariant.statement() }<span class="verdict">{ ": holds" }</span></li>
+            },
+            Some(at) => html! {
+                <li class="broken"><span class="status-icon" aria-hidden="true">{ "✗ " }</span>
+                    { verdict.invariant.statement() }
+                    <span class="verdict">{ format!(": broken at event {at}") }</span>
+                    if let Some(detail) = &verdict.detail {
+                        <span class="detail">{ format!(" ({detail})") }</span>
+                    }
+                </li>
+            },
+        }
+    });
+    html! {
+        <section class="invariants" aria-labelledby="invariants-title">
+            <h2 id="invariants-title" class="panel-title">{ "Invariants" }</h2>
+            <ul>{ for items }</ul>
+        </section>
+    }
+}

@@ -1,0 +1,50 @@
+//! A question: the learner picks an option and reads why it is right or wrong.
+
+use lab_course::{Question, QuestionKind};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct QuestionCardProps {
+    pub question: Question,
+}
+
+#[component]
+pub fn QuestionCard(props: &QuestionCardProps) -> Html {
+    let chosen = use_state(|| None::<usize>);
+    let question = &props.question;
+    let heading = match question.kind {
+        QuestionKind::Predict => "Predict",
+        QuestionKind::Choice => "Check",
+    };
+    let options = question.options.iter().enumerate().map(|(index, option)| {
+        let selected = *chosen == Some(index);
+        let onclick = {
+            let chosen = chosen.clone();
+            Callback::from(move |_| chosen.set(Some(index)))
+        };
+        html! {
+            <li>
+                <button type="button" class={classes!("option", selected.then_some("selected"))} aria-pressed={selected.to_string()} {onclick}>
+                    { option.text.clone() }
+                </button>
+            </li>
+        }
+    });
+    let feedback = chosen.map(|index| {
+        let option = &question.options[index];
+        let verdict = if option.correct { "Correct." } else { "Not quite." };
+        html! {
+            <p class={classes!("feedback", if option.correct { "right" } else { "wrong" })} role="status">
+                <strong>{ verdict }</strong>{ " " }{ option.explain.clone() }
+            </p>
+        }
+    });
+    html! {
+        <div class="question" role="group" aria-label={format!("{heading}: {}", question.prompt)}>
+            <p class="question-kind">{ heading }</p>
+            <p class="prompt">{ question.prompt.clone() }</p>
+            <ul class="options">{ for options }</ul>
+            { for feedback }
+        </div>
+    }
+}

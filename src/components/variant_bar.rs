@@ -1,0 +1,47 @@
+//! The designs this lesson compares, in the order they play; the current one is marked.
+
+use lab_course::VariantKind;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct VariantBarProps {
+    /// Each variant's label and kind.
+    pub variants: Vec<(String, VariantKind)>,
+    pub current: u32,
+    /// The first frame of each variant.
+    pub starts: Vec<u32>,
+    pub ongo: Callback<u32>,
+}
+
+#[component]
+pub fn VariantBar(props: &VariantBarProps) -> Html {
+    let items = props.variants.iter().enumerate().map(|(index, (label, kind))| {
+        let current = index as u32 == props.current;
+        let start = props.starts[index];
+        let ongo = props.ongo.clone();
+        let onclick = Callback::from(move |_| ongo.emit(start));
+        let (badge, class) = match kind {
+            VariantKind::Unsafe => ("unsafe", "unsafe"),
+            VariantKind::Safe => ("safe", "safe"),
+        };
+        html! {
+            <li>
+                <button
+                    type="button"
+                    class={classes!("variant", class, current.then_some("current"))}
+                    aria-current={current.then_some("step")}
+                    {onclick}
+                >
+                    <span class="design-number">{ format!("Design {}", index + 1) }</span>
+                    <span class="design-label">{ label.clone() }</span>
+                    <span class={classes!("badge", class)}>{ badge }</span>
+                </button>
+            </li>
+        }
+    });
+    html! {
+        <nav class="variant-bar" aria-label="Designs in this lesson">
+            <ol>{ for items }</ol>
+        </nav>
+    }
+}

@@ -1,0 +1,104 @@
+//! A lesson plays its variants one after another: the unsafe design, then the fix. A frame is one
+//! position in that sequence: (variant, cursor), where cursor 0 is before the variant's first
+//! event and cursor n is after event n. Frames are what the URL's step number counts.
+
+use lab_course::Lesson;
+use lab_engine::Trace;
+
+/// The frames of one lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frames {
+    /// The first frame of each variant.
+    starts: Vec<u32>,
+    total: u32,
+}
+
+impl Frames {
+    pub fn new(traces: &[Trace]) -> Self {
+        let mut starts = Vec::with_capacity(traces.len());
+        let mut total = 0;
+        for trace in traces {
+            starts.push(total);
+            total += trace.len() + 1;
+        }
+        Frames { starts, total }
+    }
+
+    /// How many frames there are.
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    /// The last frame.
+    pub fn last(&self) -> u32 {
+        self.total.saturating_sub(1)
+    }
+
+    /// The (variant, cursor) of a frame; frames past the end clamp to the last.
+    pub fn locate(&self, frame: u32) -> (usize, u32) {
+        let frame = frame.min(self.last());
+        let variant = self.starts.iter().rposition(|&start| start <= frame).unwrap_or(0);
+        (variant, frame - self.starts[variant])
+    }
+
+    /// The frame of (variant, cursor).
+    pub fn frame(&self, variant: usize, cursor: u32) -> u32 {
+        self.starts.get(variant).copied().unwrap_or(0) + cursor
+    }
+
+    /// The first frame of a variant.
+    pub fn start_of(&self, variant: usize) -> u32 {
+        self.frame(variant, 0)
+    }
+}
+
+/// The narrative step that applies at a frame: the last one bound at or before it.
+pub fn narrative_at(lesson: &Lesson, frames: &Frames, frame: u32) -> Option<usize> {
+    lesson
+        .steps
+        .iter()
+        .rposition(|step| frames.frame(step.variant as usize, step.at) <= frame)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lab_engine::Engine;
+
+    fn traces() -> (lab_course::Lesson, Vec<Trace>) {
+        let course = crate::course::course();
+        let lesson = course.lesson("lost-reply").expect("the lost-reply lesson exists").clone();
+        let traces = lesson
+            .variants
+            .iter()
+            .map(|variant| Engine::run(variant.scenario.clone()).expect("runs"))
+            .collect();
+        (lesson, traces)
+    }
+
+    #[test]
+    fn frames_cover_every_cursor_of_every_variant_once() {
+        let (_, traces) = traces();
+        let frames = Frames::new(&traces);
+        let expected: u32 = traces.iter().map(|trace| trace.len() + 1).sum();
+        assert_eq!(frames.total(), expected);
+        let mut seen = Vec::new();
+        for frame in 0..frames.total() {
+            let (variant, cursor) = frames.locate(frame);
+            assert!(cursor <= traces[variant].len());
+            assert_eq!(frames.frame(variant, cursor), frame);
+            seen.push((variant, cursor));
+        }
+        seen.dedup();
+        assert_eq!(seen.len() as u32, frames.total());
+        assert_eq!(frames.locate(frames.total() + 10), frames.locate(frames.last()));
+    }
+
+    #[test]
+    fn the_first_frame_shows_the_first_step() {
+        let (lesson, traces) = traces();
+        let frames = Frames::new(&traces);
+        assert_eq!(narrative_at(&lesson, &frames, 0), Some(0));
+        assert_eq!(narrative_at(&lesson, &frames, frames.last()), Some(lesson.steps.len() - 1));
+    }
+}

@@ -1,0 +1,3 @@
+pub mod home;
+pub mod lesson;
+pub mod not_found;
