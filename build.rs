@@ -5,19 +5,27 @@
 use std::path::PathBuf;
 
 fn main() {
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let lessons = root.join("lessons");
     println!("cargo::rerun-if-changed=lessons");
     match lab_course::authoring::load(&lessons) {
         Ok(loaded) => {
             let json = serde_json::to_string(&loaded.course).expect("the course serializes");
-            let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("course.json");
+            let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
+                .join("course.json");
             std::fs::write(&out, json).expect("OUT_DIR is writable");
         }
         Err(errors) => {
             for error in &errors {
                 let relative = error.file.strip_prefix(&root).unwrap_or(&error.file);
-                eprintln!("error: {}:{}:{}: {}", relative.display(), error.line, error.column, error.message);
+                eprintln!(
+                    "error: {}:{}:{}: {}",
+                    relative.display(),
+                    error.line,
+                    error.column,
+                    error.message
+                );
             }
             eprintln!("{} lesson error(s); fix them and build again", errors.len());
             std::process::exit(1);

@@ -37,7 +37,11 @@ impl Frames {
     /// The (variant, cursor) of a frame; frames past the end clamp to the last.
     pub fn locate(&self, frame: u32) -> (usize, u32) {
         let frame = frame.min(self.last());
-        let variant = self.starts.iter().rposition(|&start| start <= frame).unwrap_or(0);
+        let variant = self
+            .starts
+            .iter()
+            .rposition(|&start| start <= frame)
+            .unwrap_or(0);
         (variant, frame - self.starts[variant])
     }
 
@@ -67,7 +71,10 @@ mod tests {
 
     fn traces() -> (lab_course::Lesson, Vec<Trace>) {
         let course = crate::course::course();
-        let lesson = course.lesson("lost-reply").expect("the lost-reply lesson exists").clone();
+        let lesson = course
+            .lesson("lost-reply")
+            .expect("the lost-reply lesson exists")
+            .clone();
         let traces = lesson
             .variants
             .iter()
@@ -91,7 +98,10 @@ mod tests {
         }
         seen.dedup();
         assert_eq!(seen.len() as u32, frames.total());
-        assert_eq!(frames.locate(frames.total() + 10), frames.locate(frames.last()));
+        assert_eq!(
+            frames.locate(frames.total() + 10),
+            frames.locate(frames.last())
+        );
     }
 
     #[test]
@@ -99,6 +109,9 @@ mod tests {
         let (lesson, traces) = traces();
         let frames = Frames::new(&traces);
         assert_eq!(narrative_at(&lesson, &frames, 0), Some(0));
-        assert_eq!(narrative_at(&lesson, &frames, frames.last()), Some(lesson.steps.len() - 1));
+        assert_eq!(
+            narrative_at(&lesson, &frames, frames.last()),
+            Some(lesson.steps.len() - 1)
+        );
     }
 }

@@ -22,7 +22,8 @@ fn show_panel(message: &str) {
     let text = document.create_element("p").ok();
     let detail = document.create_element("pre").ok();
     let reload = document.create_element("a").ok();
-    if let (Some(heading), Some(text), Some(detail), Some(reload)) = (heading, text, detail, reload) {
+    if let (Some(heading), Some(text), Some(detail), Some(reload)) = (heading, text, detail, reload)
+    {
         heading.set_text_content(Some("Something went wrong in Idempotency Lab"));
         text.set_text_content(Some(
             "The lab stopped because of an internal error. Your saved progress is safe. Reload the page to continue; if it happens again, the message below helps us fix it.",

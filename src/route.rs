@@ -23,7 +23,9 @@ pub fn switch(route: Route) -> Html {
     match route {
         Route::Home => html! { <Home /> },
         Route::Lesson { id } => html! { <LessonPage {id} step={None::<AttrValue>} /> },
-        Route::LessonStep { id, step } => html! { <LessonPage {id} step={Some(AttrValue::from(step))} /> },
+        Route::LessonStep { id, step } => {
+            html! { <LessonPage {id} step={Some(AttrValue::from(step))} /> }
+        }
         Route::NotFound => html! { <NotFound /> },
     }
 }

@@ -148,7 +148,17 @@ fn one() -> u32 {
 struct QuestionFile {
     kind: QuestionKind,
     prompt: Spanned<String>,
-    options: Vec<Choice>,
+    options: Vec<ChoiceFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChoiceFile {
+    /// Inline Markdown.
+    text: String,
+    correct: bool,
+    /// Inline Markdown: why this option is right or wrong.
+    explain: String,
 }
 
 // ---- loading ----
@@ -184,6 +194,20 @@ pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
                 lessons.push(lesson);
             }
             Err(mut found) => errors.append(&mut found),
+        }
+    }
+    let mut ids: BTreeMap<String, String> = BTreeMap::new();
+    for lesson in &lessons {
+        if let Some(first) = ids.insert(lesson.id.clone(), lesson.file.clone()) {
+            errors.push(LessonError {
+                file: dir.join(&lesson.file),
+                line: 1,
+                column: 1,
+                message: format!(
+                    "lesson id \"{}\" is also used by {first}; ids must be unique",
+                    lesson.id
+                ),
+            });
         }
     }
     let sections = order(
@@ -447,6 +471,12 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
             actual.to_string(),
         );
     }
+    if trace.stop == lab_engine::Stop::StepCap {
+        problems.push(format!(
+            "variant \"{name}\": the run was cut off by step_cap = {} before every worker finished; raise step_cap or shorten the scenario",
+            variant.scenario.step_cap
+        ));
+    }
     let broken: Vec<&lab_engine::Verdict> = trace
         .verdicts
         .iter()
@@ -472,6 +502,10 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
             .find(|verdict| verdict.invariant == invariant)
             .and_then(|verdict| verdict.broken_at);
         match (where_, actual) {
+            (BreakAt::Anywhere(false), None) => {}
+            (BreakAt::Anywhere(false), Some(actual)) => problems.push(format!(
+                "variant \"{name}\": expected {id} to hold (breaks = false), but it breaks at event {actual}"
+            )),
             (_, None) => problems.push(format!("variant \"{name}\": expected {id} to break, but it holds throughout")),
             (BreakAt::Event(event), Some(actual)) if *event != actual => problems.push(format!(
                 "variant \"{name}\": expected {id} to break at event {event}, but it breaks at event {actual}"
@@ -597,10 +631,10 @@ fn compile_questions(
                 "a question needs at least one option with correct = true".into(),
             ));
         }
-        if let Some(option) = question
+        for option in question
             .options
             .iter()
-            .find(|option| option.explain.trim().is_empty())
+            .filter(|option| option.explain.trim().is_empty())
         {
             let message = format!(
                 "option \"{}\" has no explain: every option says why it is right or wrong",
@@ -610,8 +644,17 @@ fn compile_questions(
         }
         questions.push(Question {
             kind: question.kind,
-            prompt: question.prompt.get_ref().clone(),
-            options: question.options.clone(),
+            prompt: plain_text(question.prompt.get_ref()),
+            prompt_html: inline_markdown(question.prompt.get_ref()),
+            options: question
+                .options
+                .iter()
+                .map(|option| Choice {
+                    text_html: inline_markdown(&option.text),
+                    correct: option.correct,
+                    explain_html: inline_markdown(&option.explain),
+                })
+                .collect(),
         });
     }
     questions
@@ -647,6 +690,17 @@ fn resolve(at: &At, trace: &Trace) -> Result<u32, String> {
 }
 
 fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
+    let given = [
+        point.broke.is_some(),
+        point.fault.is_some(),
+        point.action.is_some(),
+    ];
+    if given.iter().filter(|&&present| present).count() > 1 {
+        return Err("at = { .. } takes exactly one of action, fault or broke".into());
+    }
+    if point.nth == 0 || point.fault == Some(0) {
+        return Err("nth and fault count from 1".into());
+    }
     if let Some(id) = &point.broke {
         let invariant = Invariant::ALL
             .into_iter()
@@ -755,12 +809,62 @@ fn check_prerequisites(dir: &Path, lessons: &[Lesson], errors: &mut Vec<LessonEr
 
 /// Markdown to HTML. Raw HTML in the source is escaped, never passed through.
 pub fn markdown(source: &str) -> String {
+    let mut out = String::new();
+    html::push_html(&mut out, safe_events(source));
+    out
+}
+
+/// One paragraph of Markdown to HTML without the paragraph around it (question texts).
+pub fn inline_markdown(source: &str) -> String {
+    let html = markdown(source);
+    let trimmed = html.trim_end();
+    match trimmed
+        .strip_prefix("<p>")
+        .and_then(|rest| rest.strip_suffix("</p>"))
+    {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => html,
+    }
+}
+
+/// The text of Markdown with its markup removed (for accessible names).
+pub fn plain_text(source: &str) -> String {
+    let mut out = String::new();
+    for event in safe_events(source) {
+        match event {
+            Event::Text(text) | Event::Code(text) => out.push_str(&text),
+            Event::SoftBreak | Event::HardBreak => out.push(' '),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn safe_events(source: &str) -> impl Iterator<Item = Event<'_>> {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    let events = Parser::new_ext(source, options).map(|event| match event {
+    Parser::new_ext(source, options).map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(CowStr::from(raw.into_string())),
         other => other,
-    });
-    let mut out = String::new();
-    html::push_html(&mut out, events);
-    out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_html_is_escaped() {
+        let html = markdown("Hello <script>alert(1)</script> and <b>bold</b>");
+        assert!(
+            !html.contains("<script>") && !html.contains("<b>"),
+            "{html}"
+        );
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+    }
+
+    #[test]
+    fn inline_markdown_drops_the_paragraph() {
+        assert_eq!(inline_markdown("a `b` *c*"), "a <code>b</code> <em>c</em>");
+        assert_eq!(plain_text("a `b` *c*"), "a b c");
+    }
 }

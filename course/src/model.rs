@@ -89,7 +89,7 @@ pub struct Expect {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum BreakAt {
-    /// Anywhere (`true`).
+    /// `true`: breaks somewhere; `false`: must hold throughout.
     Anywhere(bool),
     /// At exactly this event (1-based).
     Event(u32),
@@ -111,8 +111,10 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Question {
     pub kind: QuestionKind,
-    /// The question, as plain text.
+    /// The question as plain text (for accessible names).
     pub prompt: String,
+    /// The question rendered from inline Markdown.
+    pub prompt_html: String,
     pub options: Vec<Choice>,
 }
 
@@ -126,13 +128,13 @@ pub enum QuestionKind {
     Choice,
 }
 
-/// One option of a question.
+/// One option of a question, rendered from inline Markdown at build time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Choice {
-    pub text: String,
+    pub text_html: String,
     pub correct: bool,
     /// Why this option is right or wrong; shown once chosen.
-    pub explain: String,
+    pub explain_html: String,
 }
 
 impl Course {

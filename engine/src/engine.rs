@@ -37,6 +37,13 @@ pub struct Engine {
     stop: Option<Stop>,
 }
 
+/// What the engine does next.
+enum Next {
+    Worker(usize),
+    Commit,
+    Finished,
+}
+
 struct Worker {
     name: String,
     queue: VecDeque<Queued>,
@@ -157,27 +164,34 @@ impl Engine {
             self.stop = Some(Stop::StepCap);
             return None;
         }
-        let Some(index) = self.next_worker() else {
-            self.stop = Some(Stop::Finished);
-            return None;
+        let stepped_and_step = match self.next() {
+            Next::Finished => {
+                self.stop = Some(Stop::Finished);
+                return None;
+            }
+            Next::Commit => (None, self.commit_late_request()),
+            Next::Worker(index) => (Some(index), self.step_worker(index)),
         };
-        let (actor, action, run, op, step, fault) = self.step_worker(index);
+        let (stepped, (actor, action, run, op, step, fault)) =
+            (stepped_and_step.0, stepped_and_step.1);
         self.events += 1;
         let event_tick = self.world.tick;
         self.world.tick += 1;
-        let worker = &mut self.workers[index];
-        if step.sleep_ticks > 0 {
-            worker.wake_tick = self.world.tick + step.sleep_ticks;
-            worker.state = WorkerState::Sleeping;
-        }
-        if let Some(result) = &step.result {
-            worker.results.push(result.clone());
-            worker.task = None;
-            worker.state = if worker.queue.is_empty() {
-                WorkerState::Done
-            } else {
-                WorkerState::Idle
-            };
+        if let Some(index) = stepped {
+            let worker = &mut self.workers[index];
+            if step.sleep_ticks > 0 {
+                worker.wake_tick = self.world.tick + step.sleep_ticks;
+                worker.state = WorkerState::Sleeping;
+            }
+            if let Some(result) = &step.result {
+                worker.results.push(result.clone());
+                worker.task = None;
+                worker.state = if worker.queue.is_empty() {
+                    WorkerState::Done
+                } else {
+                    WorkerState::Idle
+                };
+            }
         }
         self.world.workers = self.workers.iter().map(view).collect();
         let broke = self.checker.check(self.events, &self.world, &step.flags);
@@ -201,43 +215,84 @@ impl Engine {
         }))
     }
 
-    /// Picks the worker that steps next, advancing time while everyone waits.
-    fn next_worker(&mut self) -> Option<usize> {
+    /// What happens next, advancing time while everyone waits: a late commit at the provider,
+    /// a worker's step, or nothing more.
+    fn next(&mut self) -> Next {
         loop {
-            provider::expire_keys(&mut self.world, &self.scenario.provider);
-            provider::commit_in_flight(&mut self.world, &self.scenario.provider);
             let now = self.world.tick;
+            if self
+                .world
+                .in_flight
+                .iter()
+                .any(|request| request.commit_tick <= now)
+            {
+                return Next::Commit;
+            }
             let ready: Vec<usize> = (0..self.workers.len())
                 .filter(|&index| self.workers[index].ready_at(now))
                 .collect();
             if !ready.is_empty() {
-                return Some(self.pick(&ready));
+                return Next::Worker(self.pick(&ready));
             }
-            let next_tick = self
-                .workers
+            let workers_next = self.workers.iter().filter_map(Worker::next_ready_tick);
+            let commits_next = self
+                .world
+                .in_flight
                 .iter()
-                .filter_map(Worker::next_ready_tick)
-                .min();
-            match next_tick {
+                .map(|request| request.commit_tick);
+            match workers_next.chain(commits_next).min() {
                 Some(tick) if tick > now => self.world.tick = tick,
-                _ => return self.drain_in_flight(),
+                _ => return Next::Finished,
             }
         }
     }
 
-    /// No worker has work left; let delayed commits land so the final state is the truth.
-    fn drain_in_flight(&mut self) -> Option<usize> {
-        if let Some(last) = self
+    /// A request that timed out at the caller reaches the provider late and commits: an event of
+    /// the provider's own, so the effect never appears unexplained.
+    fn commit_late_request(&mut self) -> (String, Action, u32, String, Step, Option<FaultKind>) {
+        let now = self.world.tick;
+        let index = self
             .world
             .in_flight
             .iter()
-            .map(|request| request.commit_tick)
-            .max()
-        {
-            self.world.tick = self.world.tick.max(last);
-            provider::commit_in_flight(&mut self.world, &self.scenario.provider);
-        }
-        None
+            .position(|request| request.commit_tick <= now)
+            .expect("next() saw a due request");
+        let request = self.world.in_flight.remove(index);
+        let reply = provider::submit(
+            &mut self.world,
+            &self.scenario.provider,
+            &request.key,
+            &request.payload,
+            &request.operation,
+        );
+        let silent = matches!(reply, provider::SubmitReply::SilentlyAccepted { .. });
+        let outcome = match reply {
+            provider::SubmitReply::Created { receipt } => {
+                format!("the timed-out request arrives late and commits: {receipt}")
+            }
+            provider::SubmitReply::Replayed { receipt } => {
+                format!("the timed-out request arrives late; {receipt} exists, no new effect")
+            }
+            provider::SubmitReply::Rejected { status } => {
+                format!("the timed-out request arrives late and is refused ({status})")
+            }
+            provider::SubmitReply::SilentlyAccepted { receipt } => {
+                format!("the timed-out request arrives late; accepted silently as {receipt}")
+            }
+        };
+        let mut step = Step {
+            outcome,
+            ..Step::default()
+        };
+        step.flags.silent_change = silent;
+        (
+            "provider".to_string(),
+            Action::ProviderSubmit,
+            0,
+            request.operation,
+            step,
+            None,
+        )
     }
 
     fn pick(&mut self, ready: &[usize]) -> usize {
@@ -374,6 +429,7 @@ impl Engine {
             payload: payload.clone(),
             key: key.clone(),
             tick: self.world.tick,
+            position: queued.number,
         };
         worker.task = Some(self.scenario.workflow.start(start));
         let how = match (restarting, queued.redelivered) {

@@ -132,12 +132,14 @@ impl FaultKind {
     pub fn applies_to(self, action: Action) -> bool {
         use Action as A;
         match self {
-            FaultKind::LoseRequest | FaultKind::Busy => {
-                matches!(
-                    action,
-                    A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend
-                )
-            }
+            FaultKind::LoseRequest => matches!(
+                action,
+                A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend
+            ),
+            FaultKind::Busy => matches!(
+                action,
+                A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend | A::TableWrite
+            ),
             FaultKind::LoseReply => {
                 matches!(action, A::ProviderSubmit | A::TableWrite | A::SinkSend)
             }

@@ -88,6 +88,8 @@ pub struct StepFlags {
     pub resubmitted: bool,
     /// The design promises one row per key in the results table.
     pub promises_unique_rows: bool,
+    /// A run reported success (done, skipped as done) for an operation whose effect does not exist.
+    pub missing_effect: Option<String>,
 }
 
 /// Tracks verdicts across a run.
@@ -167,6 +169,10 @@ fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
             let detail = format!("{} is marked verified but no effect exists", job.id);
             found.push((Invariant::NoSuccessWithoutEffect, detail));
         }
+    }
+    if let Some(operation) = &flags.missing_effect {
+        let detail = format!("{operation} was reported done but its effect never happened");
+        found.push((Invariant::NoSuccessWithoutEffect, detail));
     }
     if flags.silent_change {
         let detail =

@@ -33,7 +33,7 @@ pub use scenario::{
     WriteMode, STEP_CAP_MAX,
 };
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
-pub use workflow::WorkflowKind;
+pub use workflow::{build_retry_batch, WorkflowKind};
 pub use world::{
     Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState, WorkerView,
     World, WriteOutcome,

@@ -2,7 +2,7 @@
 //! comparison on a reused key, retention, and lookups that may be stale.
 
 use crate::scenario::ProviderConfig;
-use crate::world::{InFlight, ProviderRecord, World};
+use crate::world::{ProviderRecord, World};
 
 /// What the provider answered to a submit that reached it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,36 +24,12 @@ pub struct Found {
     pub receipt: String,
 }
 
-/// Forgets keys older than the retention window.
-pub fn expire_keys(world: &mut World, config: &ProviderConfig) {
-    if config.retention_ticks == 0 {
-        return;
-    }
-    let now = world.tick;
-    for record in &mut world.provider {
-        if now >= record.committed_tick + config.retention_ticks {
-            record.key_expired = true;
-        }
-    }
-}
-
-/// Commits effects whose delayed commit tick has come (requests that timed out in flight).
-pub fn commit_in_flight(world: &mut World, config: &ProviderConfig) {
-    let now = world.tick;
-    let (due, waiting): (Vec<InFlight>, Vec<InFlight>) = world
-        .in_flight
-        .drain(..)
-        .partition(|request| request.commit_tick <= now);
-    world.in_flight = waiting;
-    for request in due {
-        submit(
-            world,
-            config,
-            &request.key,
-            &request.payload,
-            &request.operation,
-        );
-    }
+/// Whether the provider still deduplicates on this record's key: it forgets keys once the
+/// retention window has passed (derived from the clock, never stored), or when a fault expired it.
+pub fn key_alive(record: &ProviderRecord, config: &ProviderConfig, now: u32) -> bool {
+    let window_passed =
+        config.retention_ticks > 0 && now >= record.committed_tick + config.retention_ticks;
+    !record.key_expired && !window_passed
 }
 
 /// Processes a submit that reached the provider, inside the provider's own transaction.
@@ -64,10 +40,11 @@ pub fn submit(
     payload: &str,
     operation: &str,
 ) -> SubmitReply {
+    let now = world.tick;
     let known = world
         .provider
         .iter()
-        .find(|record| config.dedup && !record.key_expired && record.key == key);
+        .find(|record| config.dedup && record.key == key && key_alive(record, config, now));
     if let Some(old) = known {
         if old.payload == payload {
             return SubmitReply::Replayed {

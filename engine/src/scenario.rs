@@ -456,7 +456,7 @@ pub struct ProviderConfig {
     pub dedup: bool,
     /// Reject a reused key with a different payload (true) or accept it silently (false). Default true.
     pub reject_changed_payload: bool,
-    /// The status of that rejection. Default `conflict409` (Brandur's design).
+    /// The status of that rejection: "400", "409" or "422". Default "409" (Brandur's design).
     pub reject_status: RejectStatus,
     /// Keys are forgotten this many ticks after their commit; 0 keeps them forever. Default 0.
     pub retention_ticks: u32,

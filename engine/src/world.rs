@@ -90,7 +90,8 @@ pub struct ProviderRecord {
     pub payload: String,
     pub receipt: String,
     pub committed_tick: u32,
-    /// The provider no longer deduplicates on this key (its retention window passed).
+    /// A fault made the provider forget this key early. (The retention window is applied from
+    /// the clock: see `provider::key_alive`.)
     pub key_expired: bool,
     /// The logical operation this effect belongs to. The provider never reads it; the invariant
     /// checker does.

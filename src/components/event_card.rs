@@ -9,6 +9,8 @@ pub struct EventCardProps {
     pub event: Option<Event>,
     pub cursor: u32,
     pub events: u32,
+    /// Lane ids and the names to show for them.
+    pub lanes: Vec<(String, String)>,
 }
 
 #[component]
@@ -18,9 +20,17 @@ pub fn EventCard(props: &EventCardProps) -> Html {
             <p>{ format!("Nothing has happened yet. This design runs {} events; press Next to run the first.", props.events) }</p>
         },
         Some(event) => {
+            let name = |id: &str| {
+                props
+                    .lanes
+                    .iter()
+                    .find(|(lane, _)| lane == id)
+                    .map(|(_, label)| label.clone())
+                    .unwrap_or_else(|| id.to_string())
+            };
             let messages = event.messages.iter().map(|message| {
                 let lost = message.lost.then(|| html! { <strong class="lost">{ " (lost)" }</strong> });
-                html! { <li>{ format!("{} → {}: {}", message.from, message.to, message.label) }{ lost }</li> }
+                html! { <li>{ format!("{} → {}: {}", name(&message.from), name(&message.to), message.label) }{ lost }</li> }
             });
             let broke = event.broke.iter().map(|invariant| html! {
                 <p class="broke" role="alert"><span aria-hidden="true">{ "⚠ " }</span>{ format!("Invariant broken: {}", invariant.statement()) }</p>

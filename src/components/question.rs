@@ -1,4 +1,5 @@
-//! A question: the learner picks an option and reads why it is right or wrong.
+//! A question: the learner picks an option and reads why it is right or wrong. Its HTML was
+//! rendered from the lesson's Markdown at build time, with raw HTML escaped.
 
 use lab_course::{Question, QuestionKind};
 use yew::prelude::*;
@@ -25,7 +26,7 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
         html! {
             <li>
                 <button type="button" class={classes!("option", selected.then_some("selected"))} aria-pressed={selected.to_string()} {onclick}>
-                    { option.text.clone() }
+                    { Html::from_html_unchecked(AttrValue::from(option.text_html.clone())) }
                 </button>
             </li>
         }
@@ -35,14 +36,14 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
         let verdict = if option.correct { "Correct." } else { "Not quite." };
         html! {
             <p class={classes!("feedback", if option.correct { "right" } else { "wrong" })} role="status">
-                <strong>{ verdict }</strong>{ " " }{ option.explain.clone() }
+                <strong>{ verdict }</strong>{ " " }{ Html::from_html_unchecked(AttrValue::from(option.explain_html.clone())) }
             </p>
         }
     });
     html! {
         <div class="question" role="group" aria-label={format!("{heading}: {}", question.prompt)}>
             <p class="question-kind">{ heading }</p>
-            <p class="prompt">{ question.prompt.clone() }</p>
+            <p class="prompt">{ Html::from_html_unchecked(AttrValue::from(question.prompt_html.clone())) }</p>
             <ul class="options">{ for options }</ul>
             { for feedback }
         </div>

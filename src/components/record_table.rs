@@ -34,8 +34,16 @@ fn cells(world: &World, op: &str, lanes: &[LaneKind]) -> Vec<(String, Option<&'s
     let (icon, word) = status_label(job.map(|job| job.status));
     let mut cells = vec![
         (word.to_string(), Some(icon)),
-        (job.map(|job| job.attempts.to_string()).unwrap_or_else(|| "–".into()), None),
-        (job.and_then(|job| job.receipt.clone()).unwrap_or_else(|| "–".into()), None),
+        (
+            job.map(|job| job.attempts.to_string())
+                .unwrap_or_else(|| "–".into()),
+            None,
+        ),
+        (
+            job.and_then(|job| job.receipt.clone())
+                .unwrap_or_else(|| "–".into()),
+            None,
+        ),
     ];
     if lanes.contains(&LaneKind::Provider) {
         let held: Vec<&str> = world
@@ -66,10 +74,15 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
     let headers = headers(&props.lanes);
     let rows = props.operations.iter().map(|op| {
         let now = cells(&props.world, op, &props.lanes);
-        let before = props.previous.as_ref().map(|world| cells(world, op, &props.lanes));
+        let before = props
+            .previous
+            .as_ref()
+            .map(|world| cells(world, op, &props.lanes));
         let duplicate = props.world.provider_effects(op) > 1;
         let tds = now.into_iter().enumerate().map(|(index, (text, icon))| {
-            let changed = before.as_ref().is_some_and(|before| before[index].0 != text);
+            let changed = before
+                .as_ref()
+                .is_some_and(|before| before[index].0 != text);
             let warn = duplicate && headers[index] == "Provider records";
             html! {
                 <td class={classes!(changed.then_some("changed"), warn.then_some("duplicate"))}>
@@ -130,17 +143,31 @@ mod tests {
             operations: vec!["OP-001".into()],
             lanes: vec![LaneKind::Journal, LaneKind::Provider],
         };
-        yew::LocalServerRenderer::<RecordTable>::with_props(props).render().await
+        yew::LocalServerRenderer::<RecordTable>::with_props(props)
+            .render()
+            .await
     }
 
     #[tokio::test]
     async fn shows_the_lost_reply_state() {
         let trace = trace();
-        let lost = trace.events.iter().find(|event| event.fault.is_some()).expect("a fault").index;
-        let html = render(trace.state_at(lost).clone(), Some(trace.state_at(lost - 1).clone())).await;
+        let lost = trace
+            .events
+            .iter()
+            .find(|event| event.fault.is_some())
+            .expect("a fault")
+            .index;
+        let html = render(
+            trace.state_at(lost).clone(),
+            Some(trace.state_at(lost - 1).clone()),
+        )
+        .await;
         assert!(html.contains("pending"), "{html}");
         assert!(html.contains("1: receipt-OP-001"), "{html}");
-        assert!(html.contains("(changed)"), "the provider cell changed: {html}");
+        assert!(
+            html.contains("(changed)"),
+            "the provider cell changed: {html}"
+        );
     }
 
     #[tokio::test]

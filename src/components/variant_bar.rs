@@ -15,30 +15,34 @@ pub struct VariantBarProps {
 
 #[component]
 pub fn VariantBar(props: &VariantBarProps) -> Html {
-    let items = props.variants.iter().enumerate().map(|(index, (label, kind))| {
-        let current = index as u32 == props.current;
-        let start = props.starts[index];
-        let ongo = props.ongo.clone();
-        let onclick = Callback::from(move |_| ongo.emit(start));
-        let (badge, class) = match kind {
-            VariantKind::Unsafe => ("unsafe", "unsafe"),
-            VariantKind::Safe => ("safe", "safe"),
-        };
-        html! {
-            <li>
-                <button
-                    type="button"
-                    class={classes!("variant", class, current.then_some("current"))}
-                    aria-current={current.then_some("step")}
-                    {onclick}
-                >
-                    <span class="design-number">{ format!("Design {}", index + 1) }</span>
-                    <span class="design-label">{ label.clone() }</span>
-                    <span class={classes!("badge", class)}>{ badge }</span>
-                </button>
-            </li>
-        }
-    });
+    let items = props
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(index, (label, kind))| {
+            let current = index as u32 == props.current;
+            let start = props.starts[index];
+            let ongo = props.ongo.clone();
+            let onclick = Callback::from(move |_| ongo.emit(start));
+            let (badge, class) = match kind {
+                VariantKind::Unsafe => ("unsafe", "unsafe"),
+                VariantKind::Safe => ("safe", "safe"),
+            };
+            html! {
+                <li>
+                    <button
+                        type="button"
+                        class={classes!("variant", class, current.then_some("current"))}
+                        aria-current={current.then_some("step")}
+                        {onclick}
+                    >
+                        <span class="design-number">{ format!("Design {}", index + 1) }</span>
+                        <span class="design-label">{ label.clone() }</span>
+                        <span class={classes!("badge", class)}>{ badge }</span>
+                    </button>
+                </li>
+            }
+        });
     html! {
         <nav class="variant-bar" aria-label="Designs in this lesson">
             <ol>{ for items }</ol>

@@ -41,7 +41,7 @@ pub fn Home() -> Html {
             <p class="lead">
                 { "Networks lose replies, workers crash, and two retries race each other. Each lesson runs a small, deterministic simulation of a real recovery workflow. You step through it, forward and back, and watch every record change. First the unsafe design shows its duplicate, then the fix holds." }
             </p>
-            <p class="meta">{ format!("{} lessons · about {} minutes", course.lessons.len(), total_minutes) }</p>
+            <p class="meta">{ format!("{} {} · about {} minutes", course.lessons.len(), if course.lessons.len() == 1 { "lesson" } else { "lessons" }, total_minutes) }</p>
             { for sections }
         </main>
     }

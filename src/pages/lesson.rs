@@ -28,7 +28,9 @@ pub struct LessonPageProps {
 /// Runs every variant of a lesson through the engine, once per lesson.
 fn run_variants(id: &str) -> Result<Vec<Trace>, String> {
     let course = course();
-    let lesson = course.lesson(id).ok_or_else(|| format!("no lesson \"{id}\""))?;
+    let lesson = course
+        .lesson(id)
+        .ok_or_else(|| format!("no lesson \"{id}\""))?;
     lesson
         .variants
         .iter()
@@ -59,13 +61,19 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     let traces = use_memo(props.id.clone(), |id| run_variants(id));
     let navigator = use_navigator().expect("the lesson page is inside a router");
     let Some(lesson) = course.lesson(&props.id).cloned() else {
-        let message = format!("There is no lesson called \"{}\". It may have been renamed.", props.id);
+        let message = format!(
+            "There is no lesson called \"{}\". It may have been renamed.",
+            props.id
+        );
         return html! { <NotFound message={message} /> };
     };
     let traces: Rc<Vec<Trace>> = match &*traces {
         Ok(traces) => Rc::new(traces.clone()),
         Err(error) => {
-            let message = format!("The lesson \"{}\" could not run its scenario: {error}", lesson.title);
+            let message = format!(
+                "The lesson \"{}\" could not run its scenario: {error}",
+                lesson.title
+            );
             return html! { <NotFound message={message} /> };
         }
     };
@@ -81,16 +89,32 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let last = frames.last();
         Callback::from(move |frame: u32| {
             let step = (frame.min(last) + 1).to_string();
-            navigator.replace(&Route::LessonStep { id: id.clone(), step });
+            navigator.replace(&Route::LessonStep {
+                id: id.clone(),
+                step,
+            });
         })
     };
-    let narrative = narrative_at(&lesson, &frames, frame).map(|index| (index, lesson.steps[index].clone()));
+    let narrative =
+        narrative_at(&lesson, &frames, frame).map(|index| (index, lesson.steps[index].clone()));
     let world = trace.state_at(cursor).clone();
     let previous = (cursor > 0).then(|| trace.state_at(cursor - 1).clone());
     let event = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].clone());
-    let operations: Vec<String> = variant.scenario.operations.iter().map(|operation| operation.id.clone()).collect();
+    let operations: Vec<String> = variant
+        .scenario
+        .operations
+        .iter()
+        .map(|operation| operation.id.clone())
+        .collect();
     let lanes: Vec<lab_engine::LaneKind> = trace.lanes.iter().map(|lane| lane.kind).collect();
-    let starts: Vec<u32> = (0..lesson.variants.len()).map(|index| frames.start_of(index)).collect();
+    let lane_names: Vec<(String, String)> = trace
+        .lanes
+        .iter()
+        .map(|lane| (lane.id.clone(), lane.label.clone()))
+        .collect();
+    let starts: Vec<u32> = (0..lesson.variants.len())
+        .map(|index| frames.start_of(index))
+        .collect();
 
     html! {
         <main id="main" tabindex="-1" class="page lesson">
@@ -118,7 +142,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         ongo={go.clone()}
                     />
                     <Stepper frame={frame} total={frames.total()} ongo={go.clone()} />
-                    <EventCard event={event} cursor={cursor} events={trace.len()} />
+                    <EventCard event={event} cursor={cursor} events={trace.len()} lanes={lane_names} />
                     <RecordTable world={world} previous={previous} operations={operations} lanes={lanes} />
                     <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} />
                 </section>

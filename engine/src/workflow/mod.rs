@@ -10,7 +10,14 @@ use crate::scenario::Scenario;
 use crate::trace::{Lane, LaneKind, Message};
 use crate::world::World;
 
+mod charge;
+mod ingest;
+mod notify;
+mod pipeline;
 mod reserve;
+mod write_result;
+
+pub use pipeline::build_retry_batch;
 
 /// Which workflow the workers run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -18,13 +25,39 @@ mod reserve;
 pub enum WorkflowKind {
     /// Seed 002's recovery lab: journal, lookup, submit to a provider, verify.
     Reserve,
+    /// Seed 000: write a result row with INSERT, INSERT OR IGNORE or UPSERT; optionally check first.
+    WriteResult,
+    /// Seed 004: a payment service's idempotency table in front of a card charge.
+    Charge,
+    /// Seeds 000 and 001: a notification guarded by the idempotency tracker, then a database write.
+    Notify,
+    /// Seed 000: model call, downstream write, notification; retry batches and resumable stages.
+    Pipeline,
+    /// Seed 001: a batch of source events into a table, with a dedup key, a tracking table or a
+    /// progress counter, and an email per event.
+    Ingest,
 }
 
 impl WorkflowKind {
+    /// Every workflow, in a fixed order.
+    pub const ALL: [WorkflowKind; 6] = [
+        WorkflowKind::Reserve,
+        WorkflowKind::WriteResult,
+        WorkflowKind::Charge,
+        WorkflowKind::Notify,
+        WorkflowKind::Pipeline,
+        WorkflowKind::Ingest,
+    ];
+
     /// The code panel's listing for this design; step line ids index into it.
     pub(crate) fn listing(self, scenario: &Scenario) -> Listing {
         match self {
             WorkflowKind::Reserve => reserve::listing(scenario),
+            WorkflowKind::WriteResult => write_result::listing(scenario),
+            WorkflowKind::Charge => charge::listing(scenario),
+            WorkflowKind::Notify => notify::listing(scenario),
+            WorkflowKind::Pipeline => pipeline::listing(scenario),
+            WorkflowKind::Ingest => ingest::listing(scenario),
         }
     }
 
@@ -40,13 +73,39 @@ impl WorkflowKind {
                 lane("journal", "Journal", LaneKind::Journal),
                 lane("provider", "Provider", LaneKind::Provider),
             ],
+            WorkflowKind::WriteResult => vec![lane("database", "Database", LaneKind::Database)],
+            WorkflowKind::Charge => vec![
+                lane("database", "processed_operations", LaneKind::Database),
+                lane("charge", "Payment gateway", LaneKind::Sink),
+            ],
+            WorkflowKind::Notify => vec![
+                lane("tracker", "Tracker", LaneKind::Tracker),
+                lane("notification", "Notifications", LaneKind::Sink),
+                lane("database", "Database", LaneKind::Database),
+            ],
+            WorkflowKind::Pipeline => vec![
+                lane("journal", "Item results", LaneKind::Journal),
+                lane("model", "Model", LaneKind::Model),
+                lane("database", "Database", LaneKind::Database),
+                lane("notification", "Notifications", LaneKind::Sink),
+            ],
+            WorkflowKind::Ingest => vec![
+                lane("database", "Database", LaneKind::Database),
+                lane("email", "Email", LaneKind::Sink),
+                lane("progress", "Progress counter", LaneKind::Journal),
+            ],
         }
     }
 
     /// A fresh task for one run.
     pub(crate) fn start(self, start: Start) -> Task {
         match self {
-            WorkflowKind::Reserve => Task::Reserve(reserve::Task::new(start)),
+            WorkflowKind::Reserve => Box::new(reserve::Task::new(start)),
+            WorkflowKind::WriteResult => Box::new(write_result::Task::new(start)),
+            WorkflowKind::Charge => Box::new(charge::Task::new(start)),
+            WorkflowKind::Notify => Box::new(notify::Task::new(start)),
+            WorkflowKind::Pipeline => Box::new(pipeline::Task::new(start)),
+            WorkflowKind::Ingest => Box::new(ingest::Task::new(start)),
         }
     }
 }
@@ -58,41 +117,92 @@ pub(crate) struct Start {
     pub payload: String,
     pub key: String,
     pub tick: u32,
+    /// The run's position in its worker's plan (1-based): a batch position.
+    pub position: u32,
 }
 
 /// A run in progress.
-#[derive(Clone, Debug)]
-pub(crate) enum Task {
-    Reserve(reserve::Task),
-}
+pub(crate) type Task = Box<dyn Flow>;
 
-impl Task {
+/// One workflow's step machine.
+pub(crate) trait Flow {
+    /// What the run was started with.
+    fn start(&self) -> &Start;
+
     /// The action the next step will take.
-    pub fn next_action(&self) -> Action {
-        match self {
-            Task::Reserve(task) => task.next_action(),
-        }
-    }
+    fn next_action(&self) -> Action;
 
     /// Takes one step.
-    pub fn step(&mut self, ctx: &mut Ctx) -> Step {
-        match self {
-            Task::Reserve(task) => task.step(ctx),
-        }
-    }
+    fn step(&mut self, ctx: &mut Ctx) -> Step;
 
-    /// Stops because the cancel flag is up: one final step.
-    pub fn cancel(&mut self, ctx: &mut Ctx) -> Step {
-        match self {
-            Task::Reserve(task) => task.cancel(ctx),
-        }
+    /// Stops because the cancel flag is up: one final step that records what did not begin.
+    fn cancel(&mut self, ctx: &mut Ctx) -> Step {
+        cancel_run(ctx, &self.start().op, self.next_action())
     }
 
     /// The operation of this run.
-    pub fn op(&self) -> &str {
-        match self {
-            Task::Reserve(task) => &task.start.op,
+    fn op(&self) -> &str {
+        &self.start().op
+    }
+}
+
+/// The common cancel step: the journal row (if any, and not done) becomes `cancelled`.
+pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
+    let next = next.name();
+    let mut messages = Vec::new();
+    if let Some(job) = ctx.world.journal.get_mut(op) {
+        if !job.status.is_success() {
+            job.status = crate::world::JobStatus::Cancelled;
+            job.reason = Some(format!("cancelled before {next}"));
+            let request = format!("set {op} cancelled");
+            messages = ctx.call("journal", request, Some("ok".into()), Lost::Nothing);
         }
+    }
+    Step {
+        action: Some(Action::JournalUpdate),
+        messages,
+        outcome: format!("cancel flag seen: stops before {next}; it never begins"),
+        line: "cancel",
+        result: Some("cancelled".to_string()),
+        ..Step::default()
+    }
+}
+
+/// The code line that names where a key comes from.
+pub(crate) fn key_line(scenario: &Scenario, indent: &str) -> String {
+    use crate::scenario::KeySource;
+    let text = match scenario.design.key {
+        KeySource::SourceId => "key = event.source_id  # the source's id: same on every retry",
+        KeySource::AutoIncrement => "key = next_sequence_value()  # new on every attempt",
+        KeySource::ContentHash => "key = sha256(canonical_json(event))  # same content, same key",
+        KeySource::FreshRandom => "key = uuid4()  # fresh per attempt: defeats the purpose",
+    };
+    format!("{indent}{text}")
+}
+
+/// The SQL of a write in this design's mode.
+pub(crate) fn write_sql(scenario: &Scenario, table: &str) -> String {
+    use crate::scenario::WriteMode;
+    match scenario.design.write {
+        WriteMode::Insert => format!("INSERT INTO {table} (key, value) VALUES (?, ?)"),
+        WriteMode::InsertOrIgnore => format!("INSERT OR IGNORE INTO {table} (key, value) VALUES (?, ?)"),
+        WriteMode::Upsert => format!(
+            "INSERT INTO {table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        ),
+    }
+}
+
+/// A table write as an outcome sentence.
+pub(crate) fn write_outcome(outcome: &crate::world::WriteOutcome, unique: bool) -> &'static str {
+    use crate::world::WriteOutcome;
+    match (outcome, unique) {
+        (WriteOutcome::Inserted, true) => "row inserted",
+        (WriteOutcome::Inserted, false) => {
+            "row inserted (no UNIQUE constraint to stop a duplicate)"
+        }
+        (WriteOutcome::Updated, _) => "conflict on the key: existing row updated, no new row",
+        (WriteOutcome::Ignored, _) => "conflict on the key: ignored, no new row",
+        (WriteOutcome::Conflict, _) => "UNIQUE constraint failed: the row already exists",
     }
 }
 

@@ -8,7 +8,7 @@ use crate::retry;
 use crate::scenario::{FailureClass, Scenario};
 use crate::world::{JobRow, JobStatus};
 
-use super::{Ctx, Listing, Lost, Start, Step};
+use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step};
 
 /// The listing the code panel shows for this scenario's design.
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
@@ -17,7 +17,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let mut code = Listing::default();
     code.named("def", "def run(journal, provider, operation_id, order):")
         .text("    payload = canonical_json(order)")
-        .text(key_line(scenario))
+        .text(&key_line(scenario, "    "))
         .named("get", "    row = journal.get(operation_id)")
         .text("    if row and row.payload != payload:")
         .named(
@@ -41,7 +41,8 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
             "    # between steps: if cancel_requested(): mark cancelled, stop",
         );
     }
-    if design.reconcile {
+    let reconcile = design.reconcile && scenario.provider.lookup;
+    if reconcile {
         code.named("lookup", "    found = provider.lookup(key)")
             .text("    if found and found.payload != payload:")
             .named(
@@ -61,7 +62,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
             .text("        receipt = found.receipt")
             .text("    else:");
     }
-    let pad = if design.reconcile { "    " } else { "" };
+    let pad = if reconcile { "    " } else { "" };
     let line = |text: &str| format!("{pad}{text}");
     if retrying {
         code.text(&line(&format!(
@@ -111,16 +112,6 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     code
 }
 
-fn key_line(scenario: &Scenario) -> &'static str {
-    use crate::scenario::KeySource;
-    match scenario.design.key {
-        KeySource::SourceId => "    key = operation_id  # the source's id: same on every retry",
-        KeySource::AutoIncrement => "    key = next_sequence_value()  # new on every attempt",
-        KeySource::ContentHash => "    key = sha256(payload)  # same content, same key",
-        KeySource::FreshRandom => "    key = uuid4()  # fresh per attempt: defeats the purpose",
-    }
-}
-
 /// Where the run is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Pc {
@@ -162,8 +153,14 @@ impl Task {
             evidence: false,
         }
     }
+}
 
-    pub fn next_action(&self) -> Action {
+impl Flow for Task {
+    fn start(&self) -> &Start {
+        &self.start
+    }
+
+    fn next_action(&self) -> Action {
         match self.pc {
             Pc::Get => Action::JournalGet,
             Pc::Insert => Action::JournalInsert,
@@ -175,7 +172,7 @@ impl Task {
         }
     }
 
-    pub fn step(&mut self, ctx: &mut Ctx) -> Step {
+    fn step(&mut self, ctx: &mut Ctx) -> Step {
         match self.pc.clone() {
             Pc::Get => self.get(ctx),
             Pc::Insert => self.insert(ctx),
@@ -201,33 +198,9 @@ impl Task {
             }
         }
     }
+}
 
-    /// The cancel flag is up: stop before the next step, recording that nothing more began.
-    pub fn cancel(&mut self, ctx: &mut Ctx) -> Step {
-        let next = self.next_action().name();
-        let mut messages = Vec::new();
-        if let Some(job) = ctx.world.journal.get_mut(&self.start.op) {
-            if !job.status.is_success() {
-                job.status = JobStatus::Cancelled;
-                job.reason = Some(format!("cancelled before {next}"));
-                messages = ctx.call(
-                    "journal",
-                    format!("set {} cancelled", self.start.op),
-                    Some("ok".into()),
-                    Lost::Nothing,
-                );
-            }
-        }
-        Step {
-            action: Some(Action::JournalUpdate),
-            messages,
-            outcome: format!("cancel flag seen: stops before {next}"),
-            line: "cancel",
-            result: Some("cancelled".to_string()),
-            ..Step::default()
-        }
-    }
-
+impl Task {
     fn get(&mut self, ctx: &mut Ctx) -> Step {
         let op = self.start.op.clone();
         self.row = ctx.world.journal.get(&op).cloned();
@@ -276,9 +249,11 @@ impl Task {
 
     fn insert(&mut self, ctx: &mut Ctx) -> Step {
         let op = self.start.op.clone();
-        ctx.world.journal.insert(
-            op.clone(),
-            JobRow {
+        // INSERT OR IGNORE: a racing worker may have written the row since our read.
+        ctx.world
+            .journal
+            .entry(op.clone())
+            .or_insert_with(|| JobRow {
                 id: op.clone(),
                 payload: self.start.payload.clone(),
                 status: JobStatus::Pending,
@@ -287,8 +262,7 @@ impl Task {
                 stages: Default::default(),
                 failed_stage: None,
                 reason: None,
-            },
-        );
+            });
         let messages = ctx.call(
             "journal",
             format!("insert {op} pending"),

@@ -1,0 +1,206 @@
+//! Seed 004's payment service: an idempotency table (`processed_operations`) in front of a card
+//! charge. Without a UNIQUE key the check and the insert are two steps, and two near-simultaneous
+//! retries can both pass the check; with it, the service claims the key atomically first.
+
+use crate::fault::{Action, FaultKind};
+use crate::scenario::{Scenario, WriteMode};
+use crate::world::{Effect, WriteOutcome};
+
+use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step};
+
+pub(crate) fn listing(scenario: &Scenario) -> Listing {
+    let mut code = Listing::default();
+    code.named("def", "def charge_card(request):")
+        .text(&key_line(scenario, "    "));
+    if scenario.design.unique {
+        code.text("    # processed_operations.key is UNIQUE: the claim is atomic")
+            .named("claim", "    claimed = db.execute(\"INSERT INTO processed_operations (key) VALUES (%s) ON CONFLICT DO NOTHING\", key).rowcount")
+            .text("    if not claimed:")
+            .named("replay", "        return stored_result(key)  # the SAME result, no new charge")
+            .named("charge", "    result = payment_gateway.charge(request.amount)")
+            .named("record", "    db.execute(\"UPDATE processed_operations SET result = %s WHERE key = %s\", result, key)")
+            .named("done", "    return result");
+    } else {
+        code.named("select", "    existing = db.query(\"SELECT result FROM processed_operations WHERE key = %s\", key)")
+            .text("    if existing:")
+            .named("replay", "        return existing.result  # already done: the SAME result, no new charge")
+            .named("charge", "    result = payment_gateway.charge(request.amount)")
+            .named("record", "    db.execute(\"INSERT INTO processed_operations (key, result) VALUES (%s, %s)\", key, result)")
+            .named("done", "    return result");
+    }
+    code
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pc {
+    Check,
+    Charge,
+    Record,
+    Return(&'static str, &'static str),
+}
+
+pub(crate) struct Task {
+    start: Start,
+    pc: Pc,
+}
+
+impl Task {
+    pub fn new(start: Start) -> Self {
+        Task {
+            start,
+            pc: Pc::Check,
+        }
+    }
+}
+
+impl Flow for Task {
+    fn start(&self) -> &Start {
+        &self.start
+    }
+
+    fn next_action(&self) -> Action {
+        match self.pc {
+            Pc::Check => {
+                // The unique design claims with a write; the other only reads.
+                Action::TableSelect
+            }
+            Pc::Charge => Action::SinkSend,
+            Pc::Record => Action::TableWrite,
+            Pc::Return(..) => Action::Return,
+        }
+    }
+
+    fn step(&mut self, ctx: &mut Ctx) -> Step {
+        let key = self.start.key.clone();
+        let unique = ctx.scenario.design.unique;
+        let mut step = Step::default();
+        step.flags.promises_unique_rows = unique;
+        match self.pc {
+            Pc::Check if unique => {
+                let outcome = ctx.world.table.write(
+                    WriteMode::InsertOrIgnore,
+                    &key,
+                    "in progress",
+                    &self.start.op,
+                );
+                let claimed = outcome == WriteOutcome::Inserted;
+                let reply = if claimed {
+                    "1 row claimed"
+                } else {
+                    "0 rows: key taken"
+                };
+                step.messages = ctx.call(
+                    "database",
+                    format!("claim {key}"),
+                    Some(reply.into()),
+                    Lost::Nothing,
+                );
+                step.outcome = if claimed {
+                    "key claimed atomically: this request owns the charge".into()
+                } else {
+                    "key already claimed: another attempt owns this charge".into()
+                };
+                step.line = "claim";
+                self.pc = if claimed {
+                    Pc::Charge
+                } else {
+                    Pc::Return("replayed", "replay")
+                };
+            }
+            Pc::Check => {
+                let existing = ctx.world.table.contains(&key);
+                let reply = if existing { "found" } else { "not found" };
+                step.messages = ctx.call(
+                    "database",
+                    format!("SELECT {key}"),
+                    Some(reply.into()),
+                    Lost::Nothing,
+                );
+                step.outcome = format!("check: {reply}");
+                step.line = "select";
+                self.pc = if existing {
+                    Pc::Return("replayed", "replay")
+                } else {
+                    Pc::Charge
+                };
+            }
+            Pc::Charge => {
+                let busy = ctx.fault == Some(FaultKind::Busy);
+                let lost_request = ctx.fault == Some(FaultKind::LoseRequest);
+                let lost_reply = ctx.fault == Some(FaultKind::LoseReply);
+                step.fault_used = busy || lost_request || lost_reply;
+                step.line = "charge";
+                if busy || lost_request {
+                    let reply = busy.then(|| "503 busy".to_string());
+                    let how = if lost_request {
+                        Lost::Request
+                    } else {
+                        Lost::Nothing
+                    };
+                    step.messages = ctx.call(
+                        "charge",
+                        format!("charge {}", self.start.payload),
+                        reply,
+                        how,
+                    );
+                    step.outcome = "the gateway did not charge".into();
+                    self.pc = Pc::Return("failed", "charge");
+                    return step;
+                }
+                ctx.world.effects.push(Effect {
+                    sink: "charge".into(),
+                    key: key.clone(),
+                    operation: self.start.op.clone(),
+                    tick: ctx.world.tick,
+                });
+                let count = ctx.world.sink_effects("charge", &self.start.op);
+                let how = if lost_reply {
+                    Lost::Reply
+                } else {
+                    Lost::Nothing
+                };
+                step.messages = ctx.call(
+                    "charge",
+                    format!("charge {}", self.start.payload),
+                    Some(format!("charged ch-{count}")),
+                    how,
+                );
+                step.outcome = match count {
+                    1 => "card charged".into(),
+                    n => format!("card charged again: {n} charges for one payment"),
+                };
+                self.pc = if lost_reply {
+                    Pc::Return("unknown", "charge")
+                } else {
+                    Pc::Record
+                };
+            }
+            Pc::Record => {
+                let mode = if unique {
+                    WriteMode::Upsert
+                } else {
+                    WriteMode::Insert
+                };
+                let count = ctx.world.sink_effects("charge", &self.start.op);
+                ctx.world
+                    .table
+                    .write(mode, &key, &format!("ch-{count}"), &self.start.op);
+                step.messages = ctx.call(
+                    "database",
+                    format!("record {key} ch-{count}"),
+                    Some("ok".into()),
+                    Lost::Nothing,
+                );
+                step.outcome = "result recorded for replays".into();
+                step.line = "record";
+                self.pc = Pc::Return("charged", "done");
+            }
+            Pc::Return(result, line) => {
+                step.outcome = format!("returns \"{result}\"");
+                step.line = line;
+                step.result = Some(result.to_string());
+            }
+        }
+        step
+    }
+}

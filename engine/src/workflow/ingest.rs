@@ -1,0 +1,252 @@
+//! Seed 001's ingestion: source events into a table, one email each. The dedup key comes from the
+//! source's event id, an auto-increment id, a content hash, or a fresh key; record-level progress
+//! lives either in a tracking table written in the same transaction as the row, or in an external
+//! progress counter saved afterwards; duplicates are stopped at write time, or left for readers.
+
+use crate::fault::{Action, FaultKind};
+use crate::scenario::{Scenario, WriteMode};
+use crate::world::Effect;
+
+use super::{key_line, write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+
+pub(crate) fn listing(scenario: &Scenario) -> Listing {
+    let design = &scenario.design;
+    let mut code = Listing::default();
+    code.named("def", "def ingest(db, event, position):")
+        .text(&key_line(scenario, "    "));
+    if design.same_transaction {
+        code.named(
+            "check",
+            "    if db.execute(\"SELECT 1 FROM tracking WHERE dedup_key = ?\", (key,)).fetchone():",
+        )
+        .named(
+            "skipped",
+            "        return \"skipped\"  # committed before: nothing to redo",
+        );
+    }
+    code.text("    with db.transaction():");
+    let write = if design.dedup_on_write {
+        write_sql(scenario, "records")
+    } else {
+        "INSERT INTO records (key, value) VALUES (?, ?)  -- duplicates filtered when reading"
+            .to_string()
+    };
+    code.named(
+        "write",
+        &format!("        db.execute(\"{write}\", (key, event))"),
+    );
+    if design.same_transaction {
+        code.text("        db.execute(\"INSERT INTO tracking (dedup_key) VALUES (?)\", (key,))  # same transaction");
+    }
+    if design.tracker {
+        code.named(
+            "send",
+            "    if not email_log.contains(key): send_email(event); email_log.add(key)",
+        );
+    } else {
+        code.named("send", "    send_email(event)  # no dedup log");
+    }
+    if !design.same_transaction {
+        code.named(
+            "progress",
+            "    progress.save(position)  # an external counter, after the fact",
+        );
+    }
+    code.named("ingested", "    return \"ingested\"").named(
+        "unknown",
+        "    # on Timeout: return \"unknown\" and let the batch retry it",
+    );
+    code
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pc {
+    Check,
+    Write,
+    Send,
+    Progress,
+    Return(&'static str, &'static str),
+}
+
+pub(crate) struct Task {
+    start: Start,
+    pc: Pc,
+}
+
+impl Task {
+    pub fn new(start: Start) -> Self {
+        Task {
+            start,
+            pc: Pc::Check,
+        }
+    }
+
+    fn after_send(&self, scenario: &Scenario) -> Pc {
+        if scenario.design.same_transaction {
+            Pc::Return("ingested", "ingested")
+        } else {
+            Pc::Progress
+        }
+    }
+
+    fn write(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        let design = ctx.scenario.design.clone();
+        let key = self.start.key.clone();
+        step.line = "write";
+        if ctx.fault == Some(FaultKind::Busy) {
+            step.fault_used = true;
+            step.messages = ctx.call(
+                "database",
+                format!("write {key}"),
+                Some("database is locked".into()),
+                Lost::Nothing,
+            );
+            step.outcome = "transaction rolled back: nothing written".into();
+            self.pc = Pc::Return("failed", "unknown");
+            return;
+        }
+        let mode = if design.dedup_on_write {
+            design.write
+        } else {
+            WriteMode::Insert
+        };
+        let unique = ctx.world.table.unique;
+        let outcome = ctx
+            .world
+            .table
+            .write(mode, &key, &self.start.payload, &self.start.op);
+        if design.same_transaction {
+            ctx.world.table.dedup.insert(key.clone());
+        }
+        let lost = ctx.fault == Some(FaultKind::LoseReply);
+        step.fault_used = lost;
+        let how = if lost { Lost::Reply } else { Lost::Nothing };
+        let reply = format!("{outcome:?}").to_lowercase();
+        step.messages = ctx.call("database", format!("write {key}"), Some(reply), how);
+        step.outcome = write_outcome(&outcome, unique).to_string();
+        if design.same_transaction {
+            step.outcome.push_str("; dedup key committed with it");
+        }
+        if !design.dedup_on_write && ctx.world.table.count(&key) > 1 {
+            step.outcome
+                .push_str("; readers will filter the duplicate, but it is stored");
+        }
+        self.pc = if lost {
+            step.outcome
+                .push_str(", but the acknowledgment was lost: timeout");
+            Pc::Return("unknown", "unknown")
+        } else {
+            Pc::Send
+        };
+    }
+
+    fn send(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        let key = self.start.key.clone();
+        let log_key = format!("email:{key}");
+        step.line = "send";
+        if ctx.scenario.design.tracker && ctx.world.tracker.contains(&log_key) {
+            step.messages = ctx.call(
+                "email",
+                format!("email {}", self.start.op),
+                Some("skipped: in the email log".into()),
+                Lost::Nothing,
+            );
+            step.outcome = "email already sent for this key: skipped".into();
+            self.pc = self.after_send(ctx.scenario);
+            return;
+        }
+        ctx.world.effects.push(Effect {
+            sink: "email".into(),
+            key: key.clone(),
+            operation: self.start.op.clone(),
+            tick: ctx.world.tick,
+        });
+        if ctx.scenario.design.tracker {
+            ctx.world.tracker.insert(log_key);
+        }
+        let count = ctx.world.sink_effects("email", &self.start.op);
+        step.messages = ctx.call(
+            "email",
+            format!("email {}", self.start.op),
+            Some("sent".into()),
+            Lost::Nothing,
+        );
+        step.outcome = match count {
+            1 => "email sent".into(),
+            n => format!("email sent again: {n} for one event"),
+        };
+        self.pc = self.after_send(ctx.scenario);
+    }
+}
+
+impl Flow for Task {
+    fn start(&self) -> &Start {
+        &self.start
+    }
+
+    fn next_action(&self) -> Action {
+        match self.pc {
+            Pc::Check => Action::TableSelect,
+            Pc::Write => Action::TableWrite,
+            Pc::Send => Action::SinkSend,
+            Pc::Progress => Action::ProgressSave,
+            Pc::Return(..) => Action::Return,
+        }
+    }
+
+    fn step(&mut self, ctx: &mut Ctx) -> Step {
+        let mut step = Step::default();
+        step.flags.promises_unique_rows = true;
+        if self.pc == Pc::Check && !ctx.scenario.design.same_transaction {
+            self.pc = Pc::Write;
+        }
+        match self.pc {
+            Pc::Check => {
+                let key = self.start.key.clone();
+                let seen = ctx.world.table.dedup.contains(&key);
+                let reply = if seen { "found" } else { "not found" };
+                step.messages = ctx.call(
+                    "database",
+                    format!("SELECT tracking {key}"),
+                    Some(reply.into()),
+                    Lost::Nothing,
+                );
+                step.outcome = if seen {
+                    format!("dedup key {key} already committed: skip")
+                } else {
+                    format!("dedup key {key} not seen")
+                };
+                step.line = "check";
+                self.pc = if seen {
+                    Pc::Return("skipped", "skipped")
+                } else {
+                    Pc::Write
+                };
+            }
+            Pc::Write => self.write(ctx, &mut step),
+            Pc::Send => self.send(ctx, &mut step),
+            Pc::Progress => {
+                let position = self.start.position;
+                ctx.world.progress = ctx.world.progress.max(position);
+                step.messages = ctx.call(
+                    "progress",
+                    format!("save {position}"),
+                    Some("ok".into()),
+                    Lost::Nothing,
+                );
+                step.outcome = format!("progress counter: {position} events done");
+                step.line = "progress";
+                self.pc = Pc::Return("ingested", "ingested");
+            }
+            Pc::Return(result, line) => {
+                step.outcome = format!("returns \"{result}\"");
+                step.line = line;
+                step.result = Some(result.to_string());
+                if result == "skipped" && ctx.world.table_rows(&self.start.op) == 0 {
+                    step.flags.missing_effect = Some(self.start.op.clone());
+                }
+            }
+        }
+        step
+    }
+}

@@ -1,0 +1,241 @@
+//! Seeds 000 and 001: a side effect the database cannot deduplicate (a notification or email),
+//! guarded by the idempotency tracker (`completed_operations`: check, act, mark_done), followed by
+//! the database write. The window between the effect and mark_done is the one the source says can
+//! only be narrowed, never closed.
+
+use crate::fault::{Action, FaultKind};
+use crate::scenario::Scenario;
+use crate::world::Effect;
+
+use super::{write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+
+pub(crate) fn listing(scenario: &Scenario) -> Listing {
+    let design = &scenario.design;
+    let mut code = Listing::default();
+    code.named("def", "async def handle(tracker, conn, record_id, output):")
+        .text("    key = f\"notify:{record_id}\"");
+    if design.tracker {
+        code.named("check", "    if not tracker.already_done(key):");
+        if !design.mark_after {
+            code.named(
+                "mark",
+                "        tracker.mark_done(key)  # BEFORE the effect",
+            );
+        }
+        code.named(
+            "send",
+            "        await actually_send_notification(record_id)",
+        );
+        if design.mark_after {
+            code.named(
+                "mark",
+                "        tracker.mark_done(key)  # after the effect definitely succeeded",
+            );
+        }
+    } else {
+        code.named(
+            "send",
+            "    await actually_send_notification(record_id)  # no guard",
+        );
+    }
+    code.text("    try:")
+        .named(
+            "write",
+            &format!(
+                "        conn.execute(\"{}\", (record_id, output))",
+                write_sql(scenario, "results")
+            ),
+        )
+        .text("    except Timeout:")
+        .named(
+            "unknown",
+            "        return \"unknown\"  # the caller will retry the whole handler",
+        )
+        .named("done", "    return \"done\"");
+    code
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pc {
+    Check,
+    MarkBefore,
+    Send,
+    MarkAfter,
+    Write,
+    Return(&'static str, &'static str),
+}
+
+pub(crate) struct Task {
+    start: Start,
+    pc: Pc,
+}
+
+impl Task {
+    pub fn new(start: Start) -> Self {
+        Task {
+            start,
+            pc: Pc::Check,
+        }
+    }
+
+    fn tracker_key(&self) -> String {
+        format!("notify:{}", self.start.key)
+    }
+}
+
+impl Flow for Task {
+    fn start(&self) -> &Start {
+        &self.start
+    }
+
+    fn next_action(&self) -> Action {
+        match self.pc {
+            Pc::Check => Action::TrackerCheck,
+            Pc::MarkBefore | Pc::MarkAfter => Action::TrackerMark,
+            Pc::Send => Action::SinkSend,
+            Pc::Write => Action::TableWrite,
+            Pc::Return(..) => Action::Return,
+        }
+    }
+
+    fn step(&mut self, ctx: &mut Ctx) -> Step {
+        let design = ctx.scenario.design.clone();
+        let key = self.tracker_key();
+        let mut step = Step::default();
+        step.flags.promises_unique_rows = design.unique;
+        if self.pc == Pc::Check && !design.tracker {
+            self.pc = Pc::Send;
+        }
+        match self.pc {
+            Pc::Check => {
+                let done = ctx.world.tracker.contains(&key);
+                let reply = if done { "done" } else { "not done" };
+                step.messages = ctx.call(
+                    "tracker",
+                    format!("already_done {key}"),
+                    Some(reply.into()),
+                    Lost::Nothing,
+                );
+                step.line = "check";
+                step.outcome = if done {
+                    format!("skipping {}: notification already sent", self.start.op)
+                } else {
+                    "not done yet".into()
+                };
+                self.pc = match (done, design.mark_after) {
+                    (true, _) => Pc::Write,
+                    (false, true) => Pc::Send,
+                    (false, false) => Pc::MarkBefore,
+                };
+            }
+            Pc::MarkBefore | Pc::MarkAfter => {
+                ctx.world.tracker.insert(key.clone());
+                step.messages = ctx.call(
+                    "tracker",
+                    format!("mark_done {key}"),
+                    Some("ok".into()),
+                    Lost::Nothing,
+                );
+                step.line = "mark";
+                step.outcome = format!("{key} marked done");
+                self.pc = if self.pc == Pc::MarkBefore {
+                    Pc::Send
+                } else {
+                    Pc::Write
+                };
+            }
+            Pc::Send => {
+                step.line = "send";
+                if matches!(ctx.fault, Some(FaultKind::Busy | FaultKind::LoseRequest)) {
+                    step.fault_used = true;
+                    let lost = ctx.fault == Some(FaultKind::LoseRequest);
+                    let how = if lost { Lost::Request } else { Lost::Nothing };
+                    let reply = (!lost).then(|| "503 busy".to_string());
+                    step.messages = ctx.call(
+                        "notification",
+                        format!("notify {}", self.start.op),
+                        reply,
+                        how,
+                    );
+                    step.outcome = "the notification was not sent".into();
+                    self.pc = Pc::Return("unknown", "unknown");
+                    return step;
+                }
+                ctx.world.effects.push(Effect {
+                    sink: "notification".into(),
+                    key: key.clone(),
+                    operation: self.start.op.clone(),
+                    tick: ctx.world.tick,
+                });
+                let count = ctx.world.sink_effects("notification", &self.start.op);
+                let lost = ctx.fault == Some(FaultKind::LoseReply);
+                step.fault_used = lost;
+                let how = if lost { Lost::Reply } else { Lost::Nothing };
+                step.messages = ctx.call(
+                    "notification",
+                    format!("notify {}", self.start.op),
+                    Some("sent".into()),
+                    how,
+                );
+                step.outcome = match count {
+                    1 => format!("sending notification for {}", self.start.op),
+                    n => format!("notification for {} sent again: {n} in all", self.start.op),
+                };
+                self.pc = match (lost, design.tracker && design.mark_after) {
+                    (true, _) => Pc::Return("unknown", "unknown"),
+                    (false, true) => Pc::MarkAfter,
+                    (false, false) => Pc::Write,
+                };
+            }
+            Pc::Write => {
+                step.line = "write";
+                let unique = ctx.world.table.unique;
+                if ctx.fault == Some(FaultKind::Busy) {
+                    step.fault_used = true;
+                    step.messages = ctx.call(
+                        "database",
+                        format!("write {}", self.start.key),
+                        Some("database is locked".into()),
+                        Lost::Nothing,
+                    );
+                    step.outcome = "database busy: nothing written".into();
+                    self.pc = Pc::Return("unknown", "unknown");
+                    return step;
+                }
+                let outcome = ctx.world.table.write(
+                    design.write,
+                    &self.start.key,
+                    &self.start.payload,
+                    &self.start.op,
+                );
+                let lost = ctx.fault == Some(FaultKind::LoseReply);
+                step.fault_used = lost;
+                let how = if lost { Lost::Reply } else { Lost::Nothing };
+                step.messages = ctx.call(
+                    "database",
+                    format!("write {}", self.start.key),
+                    Some(format!("{outcome:?}").to_lowercase()),
+                    how,
+                );
+                step.outcome = write_outcome(&outcome, unique).to_string();
+                self.pc = if lost {
+                    step.outcome
+                        .push_str(", but the acknowledgment was lost: timeout");
+                    Pc::Return("unknown", "unknown")
+                } else {
+                    // A UNIQUE conflict on a plain INSERT also means the row is there: done.
+                    Pc::Return("done", "done")
+                };
+            }
+            Pc::Return(result, line) => {
+                step.outcome = format!("returns \"{result}\"");
+                step.line = line;
+                step.result = Some(result.to_string());
+                if result == "done" && ctx.world.sink_effects("notification", &self.start.op) == 0 {
+                    step.flags.missing_effect = Some(self.start.op.clone());
+                }
+            }
+        }
+        step
+    }
+}

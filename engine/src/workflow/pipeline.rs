@@ -1,0 +1,402 @@
+//! Seed 000's pipeline: each item is a model call, a downstream write and a notification. A
+//! failure records the stage it happened at and keeps the output of every stage that succeeded,
+//! so a retry can resume from the failed stage (zero extra model calls) and the retry batch can
+//! leave out what already succeeded.
+
+use std::collections::BTreeMap;
+
+use crate::fault::{Action, FaultKind};
+use crate::scenario::Scenario;
+use crate::world::{Effect, JobRow, JobStatus};
+
+use super::{write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+
+/// The stages, in order, as the journal names them.
+const MODEL: &str = "model_call";
+const WRITE: &str = "downstream_write";
+const NOTIFY: &str = "notification";
+
+/// Seed 000's `build_retry_batch`: every record except those whose previous result succeeded.
+/// A record never attempted is retried; one that failed is retried; one that succeeded never is.
+pub fn build_retry_batch(records: &[String], previous: &BTreeMap<String, JobRow>) -> Vec<String> {
+    records
+        .iter()
+        .filter(|record| {
+            !previous
+                .get(*record)
+                .is_some_and(|prior| prior.status.is_success())
+        })
+        .cloned()
+        .collect()
+}
+
+pub(crate) fn listing(scenario: &Scenario) -> Listing {
+    let design = &scenario.design;
+    let mut code = Listing::default();
+    code.named("def", "async def process_item(client, record):")
+        .named("get", "    prior = results.get(record.record_id)");
+    if design.skip_succeeded {
+        code.text("    if prior and prior.success:").named(
+            "skip",
+            "        return \"skipped\"  # already done: never re-submit",
+        );
+    }
+    if design.resume {
+        code.text("    if prior and prior.output is not None:")
+            .text("        output = prior.output  # the model call already succeeded: reuse it")
+            .text("    else:")
+            .named("model", "        output = await client.call_model(record)");
+    } else {
+        code.named(
+            "model",
+            "    output = await client.call_model(record)  # every retry starts over",
+        );
+    }
+    code.named(
+        "write",
+        &format!(
+            "    db.execute(\"{}\", (record.record_id, output))",
+            write_sql(scenario, "results")
+        ),
+    )
+    .named(
+        "notify",
+        if design.tracker {
+            "    await send_notification_idempotently(tracker, record.record_id)"
+        } else {
+            "    await actually_send_notification(record.record_id)"
+        },
+    )
+    .named("done", "    results.mark_success(record.record_id, output)")
+    .named("succeeded", "    return \"succeeded\"")
+    .text("  except StageFailure as failure:  # recorded with its stage and the output so far")
+    .named("failed", "    return \"failed\"");
+    code
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pc {
+    Get,
+    Model,
+    Write,
+    Notify,
+    Done,
+    Return(&'static str, &'static str),
+}
+
+pub(crate) struct Task {
+    start: Start,
+    pc: Pc,
+    output: Option<String>,
+    /// The record had already succeeded and is being processed again.
+    resubmitting: bool,
+}
+
+impl Task {
+    pub fn new(start: Start) -> Self {
+        Task {
+            start,
+            pc: Pc::Get,
+            output: None,
+            resubmitting: false,
+        }
+    }
+
+    /// The first stage still to do, given what the journal preserved.
+    fn resume_point(&self, row: &JobRow, resume: bool) -> Pc {
+        if !resume || self.resubmitting {
+            return Pc::Model;
+        }
+        match () {
+            _ if !row.stages.contains_key(MODEL) => Pc::Model,
+            _ if !row.stages.contains_key(WRITE) => Pc::Write,
+            _ if !row.stages.contains_key(NOTIFY) => Pc::Notify,
+            _ => Pc::Done,
+        }
+    }
+
+    /// The stage failed: record it with everything preserved so far.
+    fn fail(&mut self, ctx: &mut Ctx, stage: &str) {
+        if let Some(job) = ctx.world.journal.get_mut(&self.start.op) {
+            job.status = JobStatus::Failed;
+            job.failed_stage = Some(stage.to_string());
+            job.reason = Some(format!("failed at {stage}"));
+        }
+        self.pc = Pc::Return("failed", "failed");
+    }
+
+    fn complete(&mut self, ctx: &mut Ctx, stage: &str, output: &str) {
+        if let Some(job) = ctx.world.journal.get_mut(&self.start.op) {
+            job.stages.insert(stage.to_string(), output.to_string());
+        }
+    }
+
+    fn get(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        let design = ctx.scenario.design.clone();
+        let op = self.start.op.clone();
+        let row = ctx
+            .world
+            .journal
+            .entry(op.clone())
+            .or_insert_with(|| JobRow {
+                id: op.clone(),
+                payload: self.start.payload.clone(),
+                status: JobStatus::Pending,
+                receipt: None,
+                attempts: 0,
+                stages: BTreeMap::new(),
+                failed_stage: None,
+                reason: None,
+            });
+        row.attempts += 1;
+        let row = row.clone();
+        let answer = match (&row.failed_stage, row.status) {
+            (_, JobStatus::Verified) => "success".to_string(),
+            (Some(stage), _) => format!("failed at {stage}"),
+            _ if row.attempts == 1 => "none".to_string(),
+            _ => row.status.name().to_string(),
+        };
+        step.messages = ctx.call(
+            "journal",
+            format!("get {op}"),
+            Some(answer.clone()),
+            Lost::Nothing,
+        );
+        step.line = "get";
+        if row.status.is_success() && design.skip_succeeded {
+            step.outcome = format!("{op} already succeeded: skipped at the boundary");
+            self.pc = Pc::Return("skipped", "skip");
+            return;
+        }
+        self.resubmitting = row.status.is_success();
+        self.output = row.stages.get(MODEL).cloned();
+        self.pc = self.resume_point(&row, design.resume);
+        step.outcome = match (self.resubmitting, self.pc) {
+            (true, _) => format!("{op} already succeeded, but this design processes it again"),
+            (false, Pc::Model) if row.stages.contains_key(MODEL) => {
+                "a model output is preserved, but this design starts over".to_string()
+            }
+            (false, Pc::Model) => format!("prior result: {answer}; starting from the model call"),
+            (false, Pc::Write) => {
+                "model output preserved: resuming at the downstream write".to_string()
+            }
+            (false, Pc::Notify) => "write already done: resuming at the notification".to_string(),
+            _ => format!("prior result: {answer}"),
+        };
+    }
+
+    fn model(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        step.line = "model";
+        step.flags.resubmitted = self.resubmitting;
+        let request = format!("call_model {}", self.start.op);
+        if matches!(
+            ctx.fault,
+            Some(FaultKind::Busy | FaultKind::Timeout | FaultKind::LoseRequest)
+        ) {
+            step.fault_used = true;
+            let lost = ctx.fault == Some(FaultKind::LoseRequest);
+            let reply = match ctx.fault {
+                Some(FaultKind::Busy) => Some("429 rate limited".to_string()),
+                _ => None,
+            };
+            let how = if lost { Lost::Request } else { Lost::Nothing };
+            step.messages = ctx.call("model", request, reply, how);
+            if ctx.fault == Some(FaultKind::Timeout) {
+                ctx.world.model_calls += 1;
+            }
+            step.outcome = "the model call failed: nothing to preserve".into();
+            self.fail(ctx, MODEL);
+            return;
+        }
+        ctx.world.model_calls += 1;
+        let output = format!("summary-{}", self.start.op);
+        step.messages = ctx.call("model", request, Some(output.clone()), Lost::Nothing);
+        step.outcome = format!(
+            "model returns {output} (call {} in all); output preserved",
+            ctx.world.model_calls
+        );
+        self.complete(ctx, MODEL, &output);
+        self.output = Some(output);
+        self.pc = Pc::Write;
+    }
+
+    fn write(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        step.line = "write";
+        step.flags.resubmitted = self.resubmitting;
+        let key = self.start.key.clone();
+        let output = self.output.clone().unwrap_or_default();
+        if ctx.fault == Some(FaultKind::Busy) {
+            step.fault_used = true;
+            step.messages = ctx.call(
+                "database",
+                format!("write {key}"),
+                Some("database is locked".into()),
+                Lost::Nothing,
+            );
+            step.outcome = "the downstream write failed; the model output stays preserved".into();
+            self.fail(ctx, WRITE);
+            return;
+        }
+        let unique = ctx.world.table.unique;
+        let outcome =
+            ctx.world
+                .table
+                .write(ctx.scenario.design.write, &key, &output, &self.start.op);
+        let lost = ctx.fault == Some(FaultKind::LoseReply);
+        step.fault_used = lost;
+        let how = if lost { Lost::Reply } else { Lost::Nothing };
+        step.messages = ctx.call(
+            "database",
+            format!("write {key}"),
+            Some(format!("{outcome:?}").to_lowercase()),
+            how,
+        );
+        step.outcome = write_outcome(&outcome, unique).to_string();
+        if lost {
+            step.outcome
+                .push_str(", but the acknowledgment was lost: recorded as a failed write");
+            self.fail(ctx, WRITE);
+            return;
+        }
+        self.complete(ctx, WRITE, "done");
+        self.pc = Pc::Notify;
+    }
+
+    fn notify(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        step.line = "notify";
+        let key = format!("notify:{}", self.start.key);
+        let guarded = ctx.scenario.design.tracker;
+        if guarded && ctx.world.tracker.contains(&key) {
+            step.messages = ctx.call(
+                "notification",
+                format!("notify {}", self.start.op),
+                Some("skipped: already sent".into()),
+                Lost::Nothing,
+            );
+            step.outcome = "notification already sent: skipped".into();
+            self.complete(ctx, NOTIFY, "sent");
+            self.pc = Pc::Done;
+            return;
+        }
+        if matches!(ctx.fault, Some(FaultKind::Busy | FaultKind::LoseRequest)) {
+            step.fault_used = true;
+            step.messages = ctx.call(
+                "notification",
+                format!("notify {}", self.start.op),
+                Some("503 busy".into()),
+                Lost::Nothing,
+            );
+            step.outcome = "the notification failed; the write stays done".into();
+            self.fail(ctx, NOTIFY);
+            return;
+        }
+        ctx.world.effects.push(Effect {
+            sink: "notification".into(),
+            key: key.clone(),
+            operation: self.start.op.clone(),
+            tick: ctx.world.tick,
+        });
+        if guarded {
+            ctx.world.tracker.insert(key);
+        }
+        let count = ctx.world.sink_effects("notification", &self.start.op);
+        step.messages = ctx.call(
+            "notification",
+            format!("notify {}", self.start.op),
+            Some("sent".into()),
+            Lost::Nothing,
+        );
+        step.outcome = match count {
+            1 => "notification sent".into(),
+            n => format!("notification sent again: {n} for one item"),
+        };
+        self.complete(ctx, NOTIFY, "sent");
+        self.pc = Pc::Done;
+    }
+
+    fn done(&mut self, ctx: &mut Ctx, step: &mut Step) {
+        let op = self.start.op.clone();
+        if let Some(job) = ctx.world.journal.get_mut(&op) {
+            job.status = JobStatus::Verified;
+            job.failed_stage = None;
+            job.reason = None;
+        }
+        step.messages = ctx.call(
+            "journal",
+            format!("mark_success {op}"),
+            Some("ok".into()),
+            Lost::Nothing,
+        );
+        step.outcome = "item result: success".into();
+        step.line = "done";
+        self.pc = Pc::Return("succeeded", "succeeded");
+    }
+}
+
+impl Flow for Task {
+    fn start(&self) -> &Start {
+        &self.start
+    }
+
+    fn next_action(&self) -> Action {
+        match self.pc {
+            Pc::Get => Action::JournalGet,
+            Pc::Model => Action::ModelCall,
+            Pc::Write => Action::TableWrite,
+            Pc::Notify => Action::SinkSend,
+            Pc::Done => Action::JournalUpdate,
+            Pc::Return(..) => Action::Return,
+        }
+    }
+
+    fn step(&mut self, ctx: &mut Ctx) -> Step {
+        let mut step = Step::default();
+        step.flags.promises_unique_rows = ctx.scenario.design.unique;
+        match self.pc {
+            Pc::Get => self.get(ctx, &mut step),
+            Pc::Model => self.model(ctx, &mut step),
+            Pc::Write => self.write(ctx, &mut step),
+            Pc::Notify => self.notify(ctx, &mut step),
+            Pc::Done => self.done(ctx, &mut step),
+            Pc::Return(result, line) => {
+                step.outcome = format!("returns \"{result}\"");
+                step.line = line;
+                step.result = Some(result.to_string());
+                let written = ctx.world.table_rows(&self.start.op) > 0;
+                if matches!(result, "skipped" | "succeeded") && !written {
+                    step.flags.missing_effect = Some(self.start.op.clone());
+                }
+            }
+        }
+        step
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, status: JobStatus) -> JobRow {
+        JobRow {
+            id: id.into(),
+            payload: "{}".into(),
+            status,
+            receipt: None,
+            attempts: 1,
+            stages: BTreeMap::new(),
+            failed_stage: None,
+            reason: None,
+        }
+    }
+
+    /// Seed 000's `test_build_retry_batch_excludes_succeeded_records`.
+    #[test]
+    fn retry_batch_excludes_succeeded_records() {
+        let records: Vec<String> = (0..3).map(|index| index.to_string()).collect();
+        let mut previous = BTreeMap::new();
+        previous.insert("0".to_string(), row("0", JobStatus::Verified));
+        previous.insert("1".to_string(), row("1", JobStatus::Failed));
+        let batch = build_retry_batch(&records, &previous);
+        assert_eq!(batch, vec!["1".to_string(), "2".to_string()]);
+    }
+}

@@ -1,0 +1,164 @@
+//! Seed 000's database write: a result row keyed by record id, written with INSERT, INSERT OR
+//! IGNORE or UPSERT, with or without a UNIQUE constraint, and optionally guarded by an
+//! application-level "does it exist?" check, which races under concurrency.
+
+use crate::fault::{Action, FaultKind};
+use crate::scenario::{Scenario, WriteMode};
+use crate::world::WriteOutcome;
+
+use super::{key_line, write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+
+pub(crate) fn listing(scenario: &Scenario) -> Listing {
+    let design = &scenario.design;
+    let mut code = Listing::default();
+    code.text(if design.unique {
+        "CREATE TABLE results (key TEXT UNIQUE, value TEXT)"
+    } else {
+        "CREATE TABLE results (key TEXT, value TEXT)  -- no UNIQUE constraint"
+    })
+    .text("")
+    .named("def", "def save_result(conn, event, output):")
+    .text(&key_line(scenario, "    "));
+    if design.check_first {
+        code.named(
+            "select",
+            "    if conn.execute(\"SELECT 1 FROM results WHERE key = ?\", (key,)).fetchone():",
+        )
+        .named(
+            "exists",
+            "        return \"exists\"  # someone else may insert right after this check",
+        );
+    }
+    code.text("    try:")
+        .named(
+            "write",
+            &format!(
+                "        conn.execute(\"{}\", (key, output))",
+                write_sql(scenario, "results")
+            ),
+        )
+        .text("        conn.commit()")
+        .text("    except IntegrityError:")
+        .named(
+            "conflict",
+            "        return \"conflict\"  # the row is already there",
+        )
+        .text("    except Timeout:")
+        .named(
+            "unknown",
+            "        return \"unknown\"  # committed or not? the caller cannot tell",
+        )
+        .named("written", "    return \"written\"");
+    code
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pc {
+    Select,
+    Write,
+    Return(&'static str, &'static str),
+}
+
+pub(crate) struct Task {
+    start: Start,
+    pc: Pc,
+}
+
+impl Task {
+    pub fn new(start: Start) -> Self {
+        Task {
+            start,
+            pc: Pc::Select,
+        }
+    }
+}
+
+/// The design promises one row per key when it has any dedup mechanism at all.
+pub(crate) fn promises_unique_rows(scenario: &Scenario) -> bool {
+    let design = &scenario.design;
+    design.unique || design.check_first || design.write != WriteMode::Insert
+}
+
+impl Flow for Task {
+    fn start(&self) -> &Start {
+        &self.start
+    }
+
+    fn next_action(&self) -> Action {
+        match self.pc {
+            Pc::Select => Action::TableSelect,
+            Pc::Write => Action::TableWrite,
+            Pc::Return(..) => Action::Return,
+        }
+    }
+
+    fn step(&mut self, ctx: &mut Ctx) -> Step {
+        let key = self.start.key.clone();
+        let mut step = Step::default();
+        step.flags.promises_unique_rows = promises_unique_rows(ctx.scenario);
+        if self.pc == Pc::Select && !ctx.scenario.design.check_first {
+            self.pc = Pc::Write;
+        }
+        match self.pc {
+            Pc::Select => {
+                let exists = ctx.world.table.contains(&key);
+                let answer = if exists { "1 row" } else { "no row" };
+                step.messages = ctx.call(
+                    "database",
+                    format!("SELECT {key}"),
+                    Some(answer.into()),
+                    Lost::Nothing,
+                );
+                step.outcome = format!("check in application code: {answer}");
+                step.line = "select";
+                self.pc = if exists {
+                    Pc::Return("exists", "exists")
+                } else {
+                    Pc::Write
+                };
+            }
+            Pc::Write => {
+                let mode = ctx.scenario.design.write;
+                let unique = ctx.world.table.unique;
+                step.line = "write";
+                if ctx.fault == Some(FaultKind::Busy) {
+                    step.fault_used = true;
+                    step.messages = ctx.call(
+                        "database",
+                        format!("write {key}"),
+                        Some("database is locked".into()),
+                        Lost::Nothing,
+                    );
+                    step.outcome = "database busy: nothing written".into();
+                    self.pc = Pc::Return("failed", "unknown");
+                    return step;
+                }
+                let outcome =
+                    ctx.world
+                        .table
+                        .write(mode, &key, &self.start.payload, &self.start.op);
+                let lost = ctx.fault == Some(FaultKind::LoseReply);
+                step.fault_used = lost;
+                let how = if lost { Lost::Reply } else { Lost::Nothing };
+                let reply = format!("{outcome:?}").to_lowercase();
+                step.messages = ctx.call("database", format!("write {key}"), Some(reply), how);
+                step.outcome = write_outcome(&outcome, unique).to_string();
+                self.pc = match (lost, &outcome) {
+                    (true, _) => {
+                        step.outcome
+                            .push_str(", but the acknowledgment was lost: timeout");
+                        Pc::Return("unknown", "unknown")
+                    }
+                    (false, WriteOutcome::Conflict) => Pc::Return("conflict", "conflict"),
+                    (false, _) => Pc::Return("written", "written"),
+                };
+            }
+            Pc::Return(result, line) => {
+                step.outcome = format!("returns \"{result}\"");
+                step.line = line;
+                step.result = Some(result.to_string());
+            }
+        }
+        step
+    }
+}
