@@ -7,8 +7,13 @@ use std::path::PathBuf;
 fn main() {
     let root =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let lessons = root.join("lessons");
-    println!("cargo::rerun-if-changed=lessons");
+    // LAB_LESSONS_DIR builds the app with another lessons folder (an instructor's own course).
+    println!("cargo::rerun-if-env-changed=LAB_LESSONS_DIR");
+    let lessons = match std::env::var_os("LAB_LESSONS_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => root.join("lessons"),
+    };
+    println!("cargo::rerun-if-changed={}", lessons.display());
     match lab_course::authoring::load(&lessons) {
         Ok(loaded) => {
             let json = serde_json::to_string(&loaded.course).expect("the course serializes");

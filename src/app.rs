@@ -1,9 +1,11 @@
-//! The shell: header, router, footer.
+//! The shell: header, router, footer, inside the store that keeps progress and settings.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use crate::components::settings::SettingsMenu;
 use crate::route::{switch, Route};
+use crate::store::{LoadNotice, StoreProvider};
 
 #[component]
 pub fn App() -> Html {
@@ -19,18 +21,22 @@ pub fn App() -> Html {
     });
     html! {
         <HashRouter>
-            <a class="skip-link" href="" onclick={skip}>{ "Skip to content" }</a>
-            <header class="site-header">
-                <Link<Route> to={Route::Home} classes="brand">
-                    <span class="brand-mark" aria-hidden="true">{ "↻" }</span>
-                    { "Idempotency Lab" }
-                </Link<Route>>
-                <span class="tagline">{ "Retry failed work without doing it twice" }</span>
-            </header>
-            <Switch<Route> render={switch} />
-            <footer class="site-footer">
-                { "Every run is a deterministic simulation: nothing is sent anywhere." }
-            </footer>
+            <StoreProvider>
+                <a class="skip-link" href="" onclick={skip}>{ "Skip to content" }</a>
+                <header class="site-header">
+                    <Link<Route> to={Route::Home} classes="brand">
+                        <span class="brand-mark" aria-hidden="true">{ "↻" }</span>
+                        { "Idempotency Lab" }
+                    </Link<Route>>
+                    <span class="tagline">{ "Retry failed work without doing it twice" }</span>
+                    <SettingsMenu />
+                </header>
+                <LoadNotice />
+                <Switch<Route> render={switch} />
+                <footer class="site-footer">
+                    { "Every run is a deterministic simulation: nothing is sent anywhere." }
+                </footer>
+            </StoreProvider>
         </HashRouter>
     }
 }

@@ -8,6 +8,7 @@ mod frames;
 mod pages;
 mod panic;
 mod route;
+mod store;
 
 fn main() {
     panic::install();

@@ -92,8 +92,11 @@ impl Engine {
                 restarting: false,
             })
             .collect();
+        let mut table = crate::world::Table::new(scenario.design.unique);
+        // Seed 004's processed_operations is bookkeeping: its rows are not effects.
+        table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
         let mut world = World {
-            table: crate::world::Table::new(scenario.design.unique),
+            table,
             ..World::default()
         };
         world.workers = workers.iter().map(view).collect();
@@ -431,7 +434,7 @@ impl Engine {
             tick: self.world.tick,
             position: queued.number,
         };
-        worker.task = Some(self.scenario.workflow.start(start));
+        worker.task = Some(self.scenario.workflow.start(start, &self.scenario));
         let how = match (restarting, queued.redelivered) {
             (true, _) => "restarts and receives",
             (_, true) => "receives again (redelivered)",

@@ -151,7 +151,8 @@ fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
             .provider
             .iter()
             .filter(|record| record.operation == job.id);
-        let has_row = world.table.rows.iter().any(|row| row.operation == job.id);
+        let has_row = world.table.rows_are_effects
+            && world.table.rows.iter().any(|row| row.operation == job.id);
         let has_sink = world
             .effects
             .iter()

@@ -66,6 +66,8 @@ pub enum LaneKind {
     Tracker,
     Sink,
     Model,
+    /// A single number kept outside the database (an external progress counter).
+    Counter,
 }
 
 /// One step of one worker.

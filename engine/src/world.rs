@@ -115,6 +115,9 @@ pub struct Table {
     pub rows: Vec<Row>,
     /// The dedup (tracking) table written beside the rows.
     pub dedup: BTreeSet<String>,
+    /// Each row is an effect of its operation (a results table), rather than bookkeeping (an
+    /// idempotency table).
+    pub rows_are_effects: bool,
     next_rowid: i64,
 }
 
@@ -146,6 +149,7 @@ impl Table {
             unique,
             rows: Vec::new(),
             dedup: BTreeSet::new(),
+            rows_are_effects: true,
             next_rowid: 1,
         }
     }

@@ -1,7 +1,11 @@
+pub mod code_panel;
 pub mod event_card;
 pub mod invariants;
 pub mod narrative;
+pub mod progress_io;
 pub mod question;
 pub mod record_table;
+pub mod sequence_diagram;
+pub mod settings;
 pub mod stepper;
 pub mod variant_bar;

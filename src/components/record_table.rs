@@ -1,7 +1,8 @@
-//! One row per operation: what the journal says, what the provider holds, what happened outside.
-//! Cells that changed at this step are marked, in text as well as colour.
+//! One row per operation: what the journal says, what the provider, the database and each side
+//! effect hold. The columns follow the lanes of the workflow. Cells that changed at this step are
+//! marked, in text as well as colour; a duplicate says so in words.
 
-use lab_engine::{JobStatus, LaneKind, World};
+use lab_engine::{JobStatus, Lane, LaneKind, World};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,7 +13,7 @@ pub struct RecordTableProps {
     /// The operations of the scenario, in order.
     pub operations: Vec<String>,
     /// The lanes of this workflow, which decide the columns.
-    pub lanes: Vec<LaneKind>,
+    pub lanes: Vec<Lane>,
 }
 
 /// A status as icon and word; never colour alone.
@@ -28,69 +29,214 @@ pub fn status_label(status: Option<JobStatus>) -> (&'static str, &'static str) {
     }
 }
 
-/// The cells of one operation's row, as text, in column order.
-fn cells(world: &World, op: &str, lanes: &[LaneKind]) -> Vec<(String, Option<&'static str>)> {
-    let job = world.journal.get(op);
-    let (icon, word) = status_label(job.map(|job| job.status));
-    let mut cells = vec![
-        (word.to_string(), Some(icon)),
-        (
-            job.map(|job| job.attempts.to_string())
-                .unwrap_or_else(|| "–".into()),
-            None,
-        ),
-        (
-            job.and_then(|job| job.receipt.clone())
-                .unwrap_or_else(|| "–".into()),
-            None,
-        ),
-    ];
-    if lanes.contains(&LaneKind::Provider) {
-        let held: Vec<&str> = world
-            .provider
-            .iter()
-            .filter(|record| record.operation == op)
-            .map(|record| record.receipt.as_str())
-            .collect();
-        let text = match held.len() {
-            0 => "none".to_string(),
-            count => format!("{count}: {}", held.join(", ")),
-        };
-        cells.push((text, None));
-    }
-    cells
+/// One column of the table.
+#[derive(Clone, Debug, PartialEq)]
+enum Column {
+    Journal,
+    Attempts,
+    Receipt,
+    Stages,
+    Provider,
+    Rows,
+    Tracker,
+    Sink { id: String, label: String },
 }
 
-fn headers(lanes: &[LaneKind]) -> Vec<&'static str> {
-    let mut headers = vec!["Journal", "Attempts", "Receipt"];
-    if lanes.contains(&LaneKind::Provider) {
-        headers.push("Provider records");
+impl Column {
+    fn header(&self) -> String {
+        match self {
+            Column::Journal => "Journal".into(),
+            Column::Attempts => "Attempts".into(),
+            Column::Receipt => "Receipt".into(),
+            Column::Stages => "Stages done".into(),
+            Column::Provider => "Provider records".into(),
+            Column::Rows => "Database rows".into(),
+            Column::Tracker => "Tracker".into(),
+            Column::Sink { label, .. } => label.clone(),
+        }
     }
-    headers
+}
+
+/// The columns for a workflow's lanes, left to right.
+fn columns(lanes: &[Lane]) -> Vec<Column> {
+    let has = |kind: LaneKind| lanes.iter().any(|lane| lane.kind == kind);
+    let mut columns = Vec::new();
+    if has(LaneKind::Journal) {
+        columns.extend([Column::Journal, Column::Attempts]);
+        if has(LaneKind::Provider) {
+            columns.push(Column::Receipt);
+        }
+        if has(LaneKind::Model) {
+            columns.push(Column::Stages);
+        }
+    }
+    if has(LaneKind::Provider) {
+        columns.push(Column::Provider);
+    }
+    if has(LaneKind::Database) {
+        columns.push(Column::Rows);
+    }
+    if has(LaneKind::Tracker) {
+        columns.push(Column::Tracker);
+    }
+    for lane in lanes.iter().filter(|lane| lane.kind == LaneKind::Sink) {
+        columns.push(Column::Sink {
+            id: lane.id.clone(),
+            label: lane.label.clone(),
+        });
+    }
+    columns
+}
+
+/// A cell: its text, an icon, and how many effects it counts (more than one is a duplicate).
+struct Cell {
+    text: String,
+    icon: Option<&'static str>,
+    effects: u32,
+}
+
+fn cell(world: &World, op: &str, column: &Column) -> Cell {
+    let job = world.journal.get(op);
+    let plain = |text: String| Cell {
+        text,
+        icon: None,
+        effects: 0,
+    };
+    match column {
+        Column::Journal => {
+            let (icon, word) = status_label(job.map(|job| job.status));
+            let reason = job
+                .and_then(|job| job.reason.clone())
+                .map(|reason| format!(" ({reason})"));
+            Cell {
+                text: format!("{word}{}", reason.unwrap_or_default()),
+                icon: Some(icon),
+                effects: 0,
+            }
+        }
+        Column::Attempts => plain(
+            job.map(|job| job.attempts.to_string())
+                .unwrap_or_else(|| "–".into()),
+        ),
+        Column::Receipt => plain(
+            job.and_then(|job| job.receipt.clone())
+                .unwrap_or_else(|| "–".into()),
+        ),
+        Column::Stages => {
+            let stages: Vec<&str> = job
+                .map(|job| job.stages.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            let failed = job
+                .and_then(|job| job.failed_stage.clone())
+                .map(|stage| format!("; failed at {stage}"));
+            let done = if stages.is_empty() {
+                "none".to_string()
+            } else {
+                stages.join(", ")
+            };
+            plain(format!("{done}{}", failed.unwrap_or_default()))
+        }
+        Column::Provider => {
+            let held: Vec<&str> = world
+                .provider
+                .iter()
+                .filter(|record| record.operation == op)
+                .map(|record| record.receipt.as_str())
+                .collect();
+            Cell {
+                text: listed(&held),
+                icon: None,
+                effects: held.len() as u32,
+            }
+        }
+        Column::Rows => {
+            let keys: Vec<String> = world
+                .table
+                .rows
+                .iter()
+                .filter(|row| row.operation == op)
+                .map(|row| format!("key {}", row.key))
+                .collect();
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            Cell {
+                text: listed(&keys),
+                icon: None,
+                effects: keys.len() as u32,
+            }
+        }
+        Column::Tracker => {
+            let marked = world
+                .tracker
+                .iter()
+                .any(|key| key.ends_with(&format!(":{op}")));
+            plain(if marked {
+                "marked done".into()
+            } else {
+                "–".into()
+            })
+        }
+        Column::Sink { id, .. } => {
+            let count = world.sink_effects(id, op);
+            Cell {
+                text: if count == 0 {
+                    "none".into()
+                } else {
+                    format!("{count} sent")
+                },
+                icon: None,
+                effects: count,
+            }
+        }
+    }
+}
+
+fn listed(items: &[&str]) -> String {
+    match items.len() {
+        0 => "none".to_string(),
+        count => format!("{count}: {}", items.join(", ")),
+    }
+}
+
+/// Counters that belong to the whole run, not to one operation.
+fn totals(world: &World, lanes: &[Lane]) -> Vec<String> {
+    let mut totals = Vec::new();
+    if lanes.iter().any(|lane| lane.kind == LaneKind::Model) {
+        totals.push(format!("Model calls: {}", world.model_calls));
+    }
+    if lanes.iter().any(|lane| lane.kind == LaneKind::Counter) {
+        totals.push(format!("Progress counter: {} done", world.progress));
+    }
+    if world.deepest_calls > 1 {
+        totals.push(format!(
+            "Calls that reached the provider: {}",
+            world.deepest_calls
+        ));
+    }
+    if world.cancelled {
+        totals.push("Cancel flag: raised".to_string());
+    }
+    if !world.table.dedup.is_empty() {
+        let keys: Vec<&str> = world.table.dedup.iter().map(String::as_str).collect();
+        totals.push(format!("Tracking table: {}", keys.join(", ")));
+    }
+    totals
 }
 
 #[component]
 pub fn RecordTable(props: &RecordTableProps) -> Html {
-    let headers = headers(&props.lanes);
+    let columns = columns(&props.lanes);
     let rows = props.operations.iter().map(|op| {
-        let now = cells(&props.world, op, &props.lanes);
-        let before = props
-            .previous
-            .as_ref()
-            .map(|world| cells(world, op, &props.lanes));
-        let duplicate = props.world.provider_effects(op) > 1;
-        let tds = now.into_iter().enumerate().map(|(index, (text, icon))| {
-            let changed = before
-                .as_ref()
-                .is_some_and(|before| before[index].0 != text);
-            let warn = duplicate && headers[index] == "Provider records";
+        let tds = columns.iter().map(|column| {
+            let now = cell(&props.world, op, column);
+            let changed = props.previous.as_ref().is_some_and(|before| cell(before, op, column).text != now.text);
+            let duplicate = now.effects > 1;
             html! {
-                <td class={classes!(changed.then_some("changed"), warn.then_some("duplicate"))}>
-                    if let Some(icon) = icon {
+                <td class={classes!(changed.then_some("changed"), duplicate.then_some("duplicate"))}>
+                    if let Some(icon) = now.icon {
                         <span class="status-icon" aria-hidden="true">{ icon }{ " " }</span>
                     }
-                    { text }
-                    if warn {
+                    { now.text }
+                    if duplicate {
                         <span class="warn">{ " ⚠ duplicate" }</span>
                     }
                     if changed {
@@ -106,6 +252,7 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
             </tr>
         }
     });
+    let totals = totals(&props.world, &props.lanes);
     html! {
         <section class="records" aria-labelledby="records-title">
             <h2 id="records-title" class="panel-title">{ "Records" }</h2>
@@ -114,12 +261,17 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
                     <thead>
                         <tr>
                             <th scope="col">{ "Operation" }</th>
-                            { for headers.iter().map(|header| html! { <th scope="col">{ *header }</th> }) }
+                            { for columns.iter().map(|column| html! { <th scope="col">{ column.header() }</th> }) }
                         </tr>
                     </thead>
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
+            if !totals.is_empty() {
+                <ul class="totals" aria-label="Totals">
+                    { for totals.into_iter().map(|total| html! { <li>{ total }</li> }) }
+                </ul>
+            }
         </section>
     }
 }
@@ -136,12 +288,12 @@ mod tests {
         Engine::run(variant.scenario.clone()).expect("runs")
     }
 
-    async fn render(world: World, previous: Option<World>) -> String {
+    async fn render(trace: &Trace, world: World, previous: Option<World>) -> String {
         let props = RecordTableProps {
             world,
             previous,
             operations: vec!["OP-001".into()],
-            lanes: vec![LaneKind::Journal, LaneKind::Provider],
+            lanes: trace.lanes.clone(),
         };
         yew::LocalServerRenderer::<RecordTable>::with_props(props)
             .render()
@@ -158,6 +310,7 @@ mod tests {
             .expect("a fault")
             .index;
         let html = render(
+            &trace,
             trace.state_at(lost).clone(),
             Some(trace.state_at(lost - 1).clone()),
         )
@@ -172,8 +325,18 @@ mod tests {
 
     #[tokio::test]
     async fn shows_no_row_before_the_first_event() {
-        let html = render(trace().initial.clone(), None).await;
+        let trace = trace();
+        let html = render(&trace, trace.initial.clone(), None).await;
         assert!(html.contains("no row") && html.contains("none"), "{html}");
         assert!(!html.contains("(changed)"));
+    }
+
+    #[test]
+    fn columns_follow_the_lanes() {
+        let headers: Vec<String> = columns(&trace().lanes).iter().map(Column::header).collect();
+        assert_eq!(
+            headers,
+            vec!["Journal", "Attempts", "Receipt", "Provider records"]
+        );
     }
 }

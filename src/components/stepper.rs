@@ -1,4 +1,5 @@
-//! Back, Next, Restart and where we are.
+//! Restart, Back, Play/Pause, Next, a scrubber over the whole lesson with markers at faults and
+//! at broken invariants, and where we are.
 
 use yew::prelude::*;
 
@@ -9,34 +10,66 @@ pub struct StepperProps {
     pub total: u32,
     /// Go to a frame.
     pub ongo: Callback<u32>,
+    pub playing: bool,
+    pub ontoggleplay: Callback<()>,
+    /// Frames worth jumping to, with what happens there.
+    pub markers: Vec<(u32, String)>,
 }
 
 #[component]
 pub fn Stepper(props: &StepperProps) -> Html {
     let frame = props.frame;
     let last = props.total.saturating_sub(1);
-    let back = {
+    let go = |target: u32| {
         let ongo = props.ongo.clone();
-        Callback::from(move |_| ongo.emit(frame.saturating_sub(1)))
+        Callback::from(move |_: MouseEvent| ongo.emit(target))
     };
-    let next = {
+    let toggle = {
+        let ontoggleplay = props.ontoggleplay.clone();
+        Callback::from(move |_: MouseEvent| ontoggleplay.emit(()))
+    };
+    let scrub = {
         let ongo = props.ongo.clone();
-        Callback::from(move |_| ongo.emit((frame + 1).min(last)))
+        Callback::from(move |event: InputEvent| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            if let Ok(step) = input.value().parse::<u32>() {
+                ongo.emit(step.saturating_sub(1));
+            }
+        })
     };
-    let restart = {
-        let ongo = props.ongo.clone();
-        Callback::from(move |_| ongo.emit(0))
-    };
+    let markers = props.markers.iter().map(|(target, label)| {
+        let current = *target == frame;
+        html! {
+            <li>
+                <button type="button" class={classes!("marker-button", current.then_some("current"))} onclick={go(*target)}>
+                    { format!("Step {}: {label}", target + 1) }
+                </button>
+            </li>
+        }
+    });
     html! {
         <div class="stepper" role="group" aria-label="Step through the run">
-            <button type="button" onclick={restart} disabled={frame == 0}>{ "Restart" }</button>
-            <button type="button" onclick={back} disabled={frame == 0}>
-                <span aria-hidden="true">{ "← " }</span>{ "Back" }
-            </button>
-            <button type="button" class="primary" onclick={next} disabled={frame >= last}>
-                { "Next" }<span aria-hidden="true">{ " →" }</span>
-            </button>
-            <span class="step-count" aria-live="polite">{ format!("Step {} of {}", frame + 1, props.total) }</span>
+            <div class="stepper-buttons">
+                <button type="button" onclick={go(0)} disabled={frame == 0}>{ "Restart" }</button>
+                <button type="button" onclick={go(frame.saturating_sub(1))} disabled={frame == 0}>
+                    <span aria-hidden="true">{ "← " }</span>{ "Back" }
+                </button>
+                <button type="button" onclick={toggle} disabled={frame >= last && !props.playing} aria-pressed={props.playing.to_string()}>
+                    { if props.playing { "Pause" } else { "Play" } }
+                </button>
+                <button type="button" class="primary" onclick={go((frame + 1).min(last))} disabled={frame >= last}>
+                    { "Next" }<span aria-hidden="true">{ " →" }</span>
+                </button>
+                <span class="step-count" aria-live="polite">{ format!("Step {} of {}", frame + 1, props.total) }</span>
+            </div>
+            <label class="scrubber">
+                <span class="visually-hidden">{ "Step" }</span>
+                <input type="range" min="1" max={props.total.to_string()} value={(frame + 1).to_string()} oninput={scrub}
+                    aria-valuetext={format!("Step {} of {}", frame + 1, props.total)} />
+            </label>
+            if !props.markers.is_empty() {
+                <ul class="markers" aria-label="Jump to">{ for markers }</ul>
+            }
         </div>
     }
 }

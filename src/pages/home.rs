@@ -1,14 +1,31 @@
-//! The course map: sections, lessons, minutes.
+//! The course map: sections, lessons, minutes, and how far the learner got.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use crate::components::progress_io::ProgressIo;
 use crate::course::course;
 use crate::route::Route;
+use crate::store::{use_app, LessonProgress};
+
+/// A lesson's progress in words: a tick and "completed", or how many steps were reached.
+fn lesson_progress(progress: Option<&LessonProgress>) -> Html {
+    match progress {
+        None => Html::default(),
+        Some(progress) if progress.completed => html! {
+            <p class="lesson-progress done"><span aria-hidden="true">{ "✓ " }</span>{ "completed" }</p>
+        },
+        Some(progress) => html! {
+            <p class="lesson-progress">{ format!("{} of {} steps", progress.furthest, progress.total) }</p>
+        },
+    }
+}
 
 #[component]
 pub fn Home() -> Html {
     let course = course();
+    let app = use_app();
+    let progress = app.progress.clone();
     let total_minutes: u32 = course.lessons.iter().map(|lesson| lesson.minutes).sum();
     let mut number = 0;
     let sections = course.sections.iter().enumerate().map(|(index, section)| {
@@ -25,6 +42,7 @@ pub fn Home() -> Html {
                     </h3>
                     <p>{ lesson.summary.clone() }</p>
                     <p class="meta">{ format!("{} min · {} designs compared", lesson.minutes, lesson.variants.len()) }</p>
+                    { lesson_progress(progress.lessons.get(&lesson.id)) }
                 </li>
             }
         });
@@ -35,6 +53,18 @@ pub fn Home() -> Html {
             </section>
         }
     });
+    // Only a lesson the course still has: an id from an older course would lead nowhere.
+    let resume = progress.last.as_ref().and_then(|(id, step)| {
+        let lesson = course.lesson(id)?;
+        Some(html! {
+            <p class="continue">
+                <Link<Route> to={Route::LessonStep { id: id.clone(), step: step.to_string() }}>
+                    { "Continue where you left off" }
+                </Link<Route>>
+                { format!(": {}, step {step}", lesson.title) }
+            </p>
+        })
+    });
     html! {
         <main id="main" tabindex="-1" class="page home">
             <h1>{ "Idempotency Lab" }</h1>
@@ -42,7 +72,13 @@ pub fn Home() -> Html {
                 { "Networks lose replies, workers crash, and two retries race each other. Each lesson runs a small, deterministic simulation of a real recovery workflow. You step through it, forward and back, and watch every record change. First the unsafe design shows its duplicate, then the fix holds." }
             </p>
             <p class="meta">{ format!("{} {} · about {} minutes", course.lessons.len(), if course.lessons.len() == 1 { "lesson" } else { "lessons" }, total_minutes) }</p>
+            { for resume }
             { for sections }
+            <section class="course-section your-progress" aria-labelledby="your-progress">
+                <h2 id="your-progress">{ "Your progress" }</h2>
+                <p class="meta">{ "Progress is saved in this browser only. Export it to keep a copy or move it to another browser." }</p>
+                <ProgressIo />
+            </section>
         </main>
     }
 }

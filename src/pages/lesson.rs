@@ -4,13 +4,16 @@
 use std::rc::Rc;
 
 use lab_engine::{Engine, Trace};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use crate::components::code_panel::CodePanel;
 use crate::components::event_card::EventCard;
 use crate::components::invariants::Invariants;
 use crate::components::narrative::Narrative;
 use crate::components::record_table::RecordTable;
+use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::stepper::Stepper;
 use crate::components::variant_bar::VariantBar;
 use crate::course::course;
@@ -55,11 +58,101 @@ fn parse_step(step: Option<&AttrValue>, frames: &Frames) -> (u32, Option<String>
     }
 }
 
+/// Milliseconds between frames while playing.
+const PLAY_DELAY_MS: u32 = 1100;
+
+/// The learner is typing in a field: keys are theirs, not shortcuts.
+fn typing(event: &web_sys::KeyboardEvent) -> bool {
+    let tag = event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .map(|element| element.tag_name())
+        .unwrap_or_default();
+    matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+}
+
+/// Space on a focused button presses that button; it is not the play shortcut.
+fn on_button(event: &web_sys::KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|element| element.tag_name() == "BUTTON" || element.tag_name() == "SUMMARY")
+}
+
+/// Frames worth a marker on the scrubber: every fault, and where each design first breaks.
+fn markers(traces: &[Trace], frames: &Frames, lesson: &lab_course::Lesson) -> Vec<(u32, String)> {
+    let mut markers = Vec::new();
+    for (index, trace) in traces.iter().enumerate() {
+        let design = format!("design {}", index + 1);
+        for event in trace.events.iter().filter(|event| event.fault.is_some()) {
+            let fault = event
+                .fault
+                .map(|fault| fault.name().replace('_', " "))
+                .unwrap_or_default();
+            markers.push((
+                frames.frame(index, event.index),
+                format!("{fault} ({design})"),
+            ));
+        }
+        if let Some(broken) = trace.first_broken() {
+            markers.push((
+                frames.frame(index, broken),
+                format!("invariant broken ({design})"),
+            ));
+        }
+        if index > 0 {
+            markers.push((
+                frames.start_of(index),
+                format!("{} starts", lesson.variants[index].label),
+            ));
+        }
+    }
+    markers.sort();
+    markers.dedup_by_key(|marker| marker.0);
+    markers
+}
+
+#[derive(Properties, PartialEq)]
+struct ShortcutsProps {
+    onclose: Callback<()>,
+}
+
+/// The keyboard shortcuts, as a small dialog.
+#[component]
+fn Shortcuts(props: &ShortcutsProps) -> Html {
+    let onclose = {
+        let onclose = props.onclose.clone();
+        Callback::from(move |_: MouseEvent| onclose.emit(()))
+    };
+    let rows = [
+        ("→ or Page Down", "Next step"),
+        ("← or Page Up", "Previous step"),
+        ("Space", "Play or pause"),
+        ("Home / End", "First / last step"),
+        ("p", "Presenter mode on or off"),
+        ("?", "Show or hide these shortcuts"),
+        ("Tab", "Move between controls"),
+    ];
+    html! {
+        <section class="shortcuts" role="dialog" aria-labelledby="shortcuts-title">
+            <h2 id="shortcuts-title">{ "Keyboard shortcuts" }</h2>
+            <table aria-labelledby="shortcuts-title">
+                <tbody>
+                    { for rows.iter().map(|(key, what)| html! { <tr><th scope="row"><kbd>{ *key }</kbd></th><td>{ *what }</td></tr> }) }
+                </tbody>
+            </table>
+            <button type="button" onclick={onclose} autofocus=true>{ "Close" }</button>
+        </section>
+    }
+}
+
 #[component]
 pub fn LessonPage(props: &LessonPageProps) -> Html {
     let course = course();
     let traces = use_memo(props.id.clone(), |id| run_variants(id));
     let navigator = use_navigator().expect("the lesson page is inside a router");
+    let playing = use_state(|| false);
+    let help = use_state(|| false);
     let Some(lesson) = course.lesson(&props.id).cloned() else {
         let message = format!(
             "There is no lesson called \"{}\". It may have been renamed.",
@@ -95,18 +188,101 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             });
         })
     };
+    let last = frames.last();
+    {
+        // Playback: one frame per tick while playing; stops by itself at the end.
+        let playing = playing.clone();
+        let go = go.clone();
+        use_effect_with((*playing, frame), move |&(is_playing, frame)| {
+            let timer = (is_playing && frame < last).then(|| {
+                gloo::timers::callback::Timeout::new(PLAY_DELAY_MS, move || go.emit(frame + 1))
+            });
+            if is_playing && frame >= last {
+                playing.set(false);
+            }
+            move || drop(timer)
+        });
+    }
+    {
+        // Keyboard: arrows (and a presentation remote's Page keys) step, Home/End jump, space plays.
+        let playing = playing.clone();
+        let help = help.clone();
+        let go = go.clone();
+        use_effect_with(
+            (frame, *playing, *help),
+            move |&(frame, is_playing, help_open)| {
+                let listener = gloo::events::EventListener::new(
+                    &gloo::utils::document(),
+                    "keydown",
+                    move |event| {
+                        let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                            return;
+                        };
+                        if event.ctrl_key() || event.meta_key() || event.alt_key() || typing(event)
+                        {
+                            return;
+                        }
+                        let handled = match event.key().as_str() {
+                            "ArrowRight" | "PageDown" => {
+                                go.emit((frame + 1).min(last));
+                                true
+                            }
+                            "ArrowLeft" | "PageUp" => {
+                                go.emit(frame.saturating_sub(1));
+                                true
+                            }
+                            "Home" => {
+                                go.emit(0);
+                                true
+                            }
+                            "End" => {
+                                go.emit(last);
+                                true
+                            }
+                            " " if !on_button(event) => {
+                                playing.set(!is_playing);
+                                true
+                            }
+                            "?" => {
+                                help.set(!help_open);
+                                true
+                            }
+                            "Escape" if help_open => {
+                                help.set(false);
+                                true
+                            }
+                            _ => false,
+                        };
+                        if handled {
+                            event.prevent_default();
+                        }
+                    },
+                );
+                move || drop(listener)
+            },
+        );
+    }
+    let markers = markers(&traces, &frames, &lesson);
+    let ontoggleplay = {
+        let playing = playing.clone();
+        Callback::from(move |_| playing.set(!*playing))
+    };
+    let onclosehelp = {
+        let help = help.clone();
+        Callback::from(move |_| help.set(false))
+    };
     let narrative =
         narrative_at(&lesson, &frames, frame).map(|index| (index, lesson.steps[index].clone()));
     let world = trace.state_at(cursor).clone();
     let previous = (cursor > 0).then(|| trace.state_at(cursor - 1).clone());
     let event = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].clone());
+    let line = event.as_ref().and_then(|event| event.line);
     let operations: Vec<String> = variant
         .scenario
         .operations
         .iter()
         .map(|operation| operation.id.clone())
         .collect();
-    let lanes: Vec<lab_engine::LaneKind> = trace.lanes.iter().map(|lane| lane.kind).collect();
     let lane_names: Vec<(String, String)> = trace
         .lanes
         .iter()
@@ -127,6 +303,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             if let Some(notice) = notice {
                 <p class="notice" role="status">{ notice }</p>
             }
+            <p class="shortcut-hint">{ "Keys: ← → step · Space play · Home/End · ? all shortcuts" }</p>
+            if *help {
+                <Shortcuts onclose={onclosehelp} />
+            }
             <div class="lesson-grid">
                 <Narrative
                     step={narrative.as_ref().map(|(_, step)| step.clone())}
@@ -141,9 +321,13 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         starts={starts}
                         ongo={go.clone()}
                     />
-                    <Stepper frame={frame} total={frames.total()} ongo={go.clone()} />
+                    <Stepper frame={frame} total={frames.total()} ongo={go.clone()} playing={*playing} {ontoggleplay} {markers} />
                     <EventCard event={event} cursor={cursor} events={trace.len()} lanes={lane_names} />
-                    <RecordTable world={world} previous={previous} operations={operations} lanes={lanes} />
+                    <RecordTable world={world} previous={previous} operations={operations} lanes={trace.lanes.clone()} />
+                    <div class="lab-pair">
+                        <SequenceDiagram lanes={trace.lanes.clone()} events={trace.events.clone()} cursor={cursor} />
+                        <CodePanel code={trace.code.clone()} line={line} />
+                    </div>
                     <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} />
                 </section>
             </div>

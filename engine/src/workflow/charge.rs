@@ -42,13 +42,16 @@ enum Pc {
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
+    /// The key is claimed with an atomic insert (a write) rather than checked with a read.
+    claim: bool,
 }
 
 impl Task {
-    pub fn new(start: Start) -> Self {
+    pub fn new(start: Start, scenario: &Scenario) -> Self {
         Task {
             start,
             pc: Pc::Check,
+            claim: scenario.design.unique,
         }
     }
 }
@@ -60,10 +63,8 @@ impl Flow for Task {
 
     fn next_action(&self) -> Action {
         match self.pc {
-            Pc::Check => {
-                // The unique design claims with a write; the other only reads.
-                Action::TableSelect
-            }
+            Pc::Check if self.claim => Action::TableWrite,
+            Pc::Check => Action::TableSelect,
             Pc::Charge => Action::SinkSend,
             Pc::Record => Action::TableWrite,
             Pc::Return(..) => Action::Return,

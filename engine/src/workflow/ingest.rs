@@ -14,29 +14,24 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let mut code = Listing::default();
     code.named("def", "def ingest(db, event, position):")
         .text(&key_line(scenario, "    "));
+    let pad = if design.same_transaction { "    " } else { "" };
     if design.same_transaction {
-        code.named(
-            "check",
-            "    if db.execute(\"SELECT 1 FROM tracking WHERE dedup_key = ?\", (key,)).fetchone():",
-        )
-        .named(
-            "skipped",
-            "        return \"skipped\"  # committed before: nothing to redo",
-        );
+        code.named("check", "    committed = db.execute(\"SELECT 1 FROM tracking WHERE dedup_key = ?\", (key,)).fetchone()")
+            .text("    if not committed:");
     }
-    code.text("    with db.transaction():");
     let write = if design.dedup_on_write {
         write_sql(scenario, "records")
     } else {
         "INSERT INTO records (key, value) VALUES (?, ?)  -- duplicates filtered when reading"
             .to_string()
     };
-    code.named(
-        "write",
-        &format!("        db.execute(\"{write}\", (key, event))"),
-    );
+    code.text(&format!("{pad}    with db.transaction():"))
+        .named(
+            "write",
+            &format!("{pad}        db.execute(\"{write}\", (key, event))"),
+        );
     if design.same_transaction {
-        code.text("        db.execute(\"INSERT INTO tracking (dedup_key) VALUES (?)\", (key,))  # same transaction");
+        code.text("            db.execute(\"INSERT INTO tracking (dedup_key) VALUES (?)\", (key,))  # same transaction");
     }
     if design.tracker {
         code.named(
@@ -52,10 +47,18 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
             "    progress.save(position)  # an external counter, after the fact",
         );
     }
-    code.named("ingested", "    return \"ingested\"").named(
-        "unknown",
-        "    # on Timeout: return \"unknown\" and let the batch retry it",
-    );
+    if design.same_transaction {
+        code.named("skipped", "    if committed: return \"skipped\"  # the row was there; the email has its own check");
+    }
+    code.named("ingested", "    return \"ingested\"")
+        .named(
+            "unknown",
+            "    # on Timeout: return \"unknown\" and let the batch retry it",
+        )
+        .named(
+            "failed",
+            "    # on DatabaseBusy: return \"failed\" (rolled back, nothing written)",
+        );
     code
 }
 
@@ -71,21 +74,29 @@ enum Pc {
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
+    /// The tracking table showed the row committed before: only the email may still be owed.
+    committed_before: bool,
 }
 
 impl Task {
-    pub fn new(start: Start) -> Self {
+    pub fn new(start: Start, scenario: &Scenario) -> Self {
+        let pc = if scenario.design.same_transaction {
+            Pc::Check
+        } else {
+            Pc::Write
+        };
         Task {
             start,
-            pc: Pc::Check,
+            pc,
+            committed_before: false,
         }
     }
 
     fn after_send(&self, scenario: &Scenario) -> Pc {
-        if scenario.design.same_transaction {
-            Pc::Return("ingested", "ingested")
-        } else {
-            Pc::Progress
+        match (self.committed_before, scenario.design.same_transaction) {
+            (true, _) => Pc::Return("skipped", "skipped"),
+            (false, true) => Pc::Return("ingested", "ingested"),
+            (false, false) => Pc::Progress,
         }
     }
 
@@ -102,7 +113,7 @@ impl Task {
                 Lost::Nothing,
             );
             step.outcome = "transaction rolled back: nothing written".into();
-            self.pc = Pc::Return("failed", "unknown");
+            self.pc = Pc::Return("failed", "failed");
             return;
         }
         let mode = if design.dedup_on_write {
@@ -197,9 +208,6 @@ impl Flow for Task {
     fn step(&mut self, ctx: &mut Ctx) -> Step {
         let mut step = Step::default();
         step.flags.promises_unique_rows = true;
-        if self.pc == Pc::Check && !ctx.scenario.design.same_transaction {
-            self.pc = Pc::Write;
-        }
         match self.pc {
             Pc::Check => {
                 let key = self.start.key.clone();
@@ -212,16 +220,15 @@ impl Flow for Task {
                     Lost::Nothing,
                 );
                 step.outcome = if seen {
-                    format!("dedup key {key} already committed: skip")
+                    format!("dedup key {key} already committed: skip the write")
                 } else {
                     format!("dedup key {key} not seen")
                 };
                 step.line = "check";
-                self.pc = if seen {
-                    Pc::Return("skipped", "skipped")
-                } else {
-                    Pc::Write
-                };
+                self.committed_before = seen;
+                // A committed row does not prove its email went out: the email has its own log
+                // (seed 001), so the send step still runs.
+                self.pc = if seen { Pc::Send } else { Pc::Write };
             }
             Pc::Write => self.write(ctx, &mut step),
             Pc::Send => self.send(ctx, &mut step),

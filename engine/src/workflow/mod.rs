@@ -92,20 +92,22 @@ impl WorkflowKind {
             WorkflowKind::Ingest => vec![
                 lane("database", "Database", LaneKind::Database),
                 lane("email", "Email", LaneKind::Sink),
-                lane("progress", "Progress counter", LaneKind::Journal),
+                lane("progress", "Progress counter", LaneKind::Counter),
             ],
         }
     }
 
     /// A fresh task for one run.
-    pub(crate) fn start(self, start: Start) -> Task {
+    /// A fresh task for one run. The design decides its first step, so the first event is
+    /// labelled with the action it really takes.
+    pub(crate) fn start(self, start: Start, scenario: &Scenario) -> Task {
         match self {
             WorkflowKind::Reserve => Box::new(reserve::Task::new(start)),
-            WorkflowKind::WriteResult => Box::new(write_result::Task::new(start)),
-            WorkflowKind::Charge => Box::new(charge::Task::new(start)),
-            WorkflowKind::Notify => Box::new(notify::Task::new(start)),
+            WorkflowKind::WriteResult => Box::new(write_result::Task::new(start, scenario)),
+            WorkflowKind::Charge => Box::new(charge::Task::new(start, scenario)),
+            WorkflowKind::Notify => Box::new(notify::Task::new(start, scenario)),
             WorkflowKind::Pipeline => Box::new(pipeline::Task::new(start)),
-            WorkflowKind::Ingest => Box::new(ingest::Task::new(start)),
+            WorkflowKind::Ingest => Box::new(ingest::Task::new(start, scenario)),
         }
     }
 }
@@ -171,6 +173,16 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
 /// The code line that names where a key comes from.
 pub(crate) fn key_line(scenario: &Scenario, indent: &str) -> String {
     use crate::scenario::KeySource;
+    if scenario
+        .workers
+        .iter()
+        .flat_map(|worker| &worker.runs)
+        .any(|run| run.key.is_some())
+    {
+        return format!(
+            "{indent}key = request.idempotency_key  # chosen by the caller: may be reused"
+        );
+    }
     let text = match scenario.design.key {
         KeySource::SourceId => "key = event.source_id  # the source's id: same on every retry",
         KeySource::AutoIncrement => "key = next_sequence_value()  # new on every attempt",
@@ -180,14 +192,16 @@ pub(crate) fn key_line(scenario: &Scenario, indent: &str) -> String {
     format!("{indent}{text}")
 }
 
-/// The SQL of a write in this design's mode.
+/// The SQL of a write in this design's mode. Without UNIQUE on `key`, SQLite refuses a conflict
+/// target naming it, so the upsert is written without one: it then never finds a conflict.
 pub(crate) fn write_sql(scenario: &Scenario, table: &str) -> String {
     use crate::scenario::WriteMode;
+    let target = if scenario.design.unique { "(key)" } else { "" };
     match scenario.design.write {
         WriteMode::Insert => format!("INSERT INTO {table} (key, value) VALUES (?, ?)"),
         WriteMode::InsertOrIgnore => format!("INSERT OR IGNORE INTO {table} (key, value) VALUES (?, ?)"),
         WriteMode::Upsert => format!(
-            "INSERT INTO {table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+            "INSERT INTO {table} (key, value) VALUES (?, ?) ON CONFLICT{target} DO UPDATE SET value = excluded.value"
         ),
     }
 }

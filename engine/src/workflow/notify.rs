@@ -71,11 +71,13 @@ pub(crate) struct Task {
 }
 
 impl Task {
-    pub fn new(start: Start) -> Self {
-        Task {
-            start,
-            pc: Pc::Check,
-        }
+    pub fn new(start: Start, scenario: &Scenario) -> Self {
+        let pc = if scenario.design.tracker {
+            Pc::Check
+        } else {
+            Pc::Send
+        };
+        Task { start, pc }
     }
 
     fn tracker_key(&self) -> String {
@@ -103,9 +105,6 @@ impl Flow for Task {
         let key = self.tracker_key();
         let mut step = Step::default();
         step.flags.promises_unique_rows = design.unique;
-        if self.pc == Pc::Check && !design.tracker {
-            self.pc = Pc::Send;
-        }
         match self.pc {
             Pc::Check => {
                 let done = ctx.world.tracker.contains(&key);

@@ -34,7 +34,8 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
     let mut code = Listing::default();
     code.named("def", "async def process_item(client, record):")
-        .named("get", "    prior = results.get(record.record_id)");
+        .named("get", "    prior = results.get(record.record_id)")
+        .text("  try:");
     if design.skip_succeeded {
         code.text("    if prior and prior.success:").named(
             "skip",
@@ -148,12 +149,11 @@ impl Task {
                 failed_stage: None,
                 reason: None,
             });
-        row.attempts += 1;
         let row = row.clone();
         let answer = match (&row.failed_stage, row.status) {
             (_, JobStatus::Verified) => "success".to_string(),
             (Some(stage), _) => format!("failed at {stage}"),
-            _ if row.attempts == 1 => "none".to_string(),
+            _ if row.attempts == 0 => "none".to_string(),
             _ => row.status.name().to_string(),
         };
         step.messages = ctx.call(
@@ -167,6 +167,9 @@ impl Task {
             step.outcome = format!("{op} already succeeded: skipped at the boundary");
             self.pc = Pc::Return("skipped", "skip");
             return;
+        }
+        if let Some(job) = ctx.world.journal.get_mut(&op) {
+            job.attempts += 1;
         }
         self.resubmitting = row.status.is_success();
         self.output = row.stages.get(MODEL).cloned();

@@ -122,6 +122,8 @@ enum Pc {
     Sleep(u32),
     Review,
     Fail(String),
+    /// Refused for a changed payload: recorded as failed with why, then the run returns.
+    Reject(String, &'static str),
     Update,
     Return(&'static str, &'static str),
 }
@@ -167,7 +169,7 @@ impl Flow for Task {
             Pc::Lookup => Action::ProviderLookup,
             Pc::Submit => Action::ProviderSubmit,
             Pc::Sleep(_) => Action::Sleep,
-            Pc::Review | Pc::Fail(_) | Pc::Update => Action::JournalUpdate,
+            Pc::Review | Pc::Fail(_) | Pc::Reject(..) | Pc::Update => Action::JournalUpdate,
             Pc::Return(..) => Action::Return,
         }
     }
@@ -186,6 +188,12 @@ impl Flow for Task {
                 Some("lookup inconclusive"),
             ),
             Pc::Fail(reason) => self.mark(ctx, JobStatus::Failed, "fail", Some(reason.as_str())),
+            Pc::Reject(reason, line) => {
+                let mut step = self.mark(ctx, JobStatus::Failed, line, Some(reason.as_str()));
+                step.outcome = format!("journal: failed ({reason})");
+                self.pc = Pc::Return("rejected", line);
+                step
+            }
             Pc::Update => self.mark(ctx, JobStatus::Verified, "update", None),
             Pc::Return(result, line) => {
                 let outcome = format!("returns \"{result}\"");
@@ -307,7 +315,10 @@ impl Task {
                     Lost::Nothing,
                 );
                 step.outcome = "provider holds a different payload".to_string();
-                self.pc = Pc::Return("rejected", "reject_found");
+                self.pc = Pc::Reject(
+                    "the provider holds another payload under this key".into(),
+                    "reject_found",
+                );
             }
             Some(found) => {
                 step.messages = ctx.call(
@@ -454,7 +465,10 @@ impl Task {
             }
             SubmitReply::Rejected { status } => {
                 step.outcome = format!("{status}: key reused with a different payload");
-                self.pc = Pc::Return("rejected", "reject_submit");
+                self.pc = Pc::Reject(
+                    format!("{status}: key reused with a different payload"),
+                    "reject_submit",
+                );
             }
         }
     }

@@ -48,6 +48,11 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
             "unknown",
             "        return \"unknown\"  # committed or not? the caller cannot tell",
         )
+        .text("    except DatabaseBusy:")
+        .named(
+            "failed",
+            "        return \"failed\"  # nothing was written: safe to retry",
+        )
         .named("written", "    return \"written\"");
     code
 }
@@ -65,11 +70,13 @@ pub(crate) struct Task {
 }
 
 impl Task {
-    pub fn new(start: Start) -> Self {
-        Task {
-            start,
-            pc: Pc::Select,
-        }
+    pub fn new(start: Start, scenario: &Scenario) -> Self {
+        let pc = if scenario.design.check_first {
+            Pc::Select
+        } else {
+            Pc::Write
+        };
+        Task { start, pc }
     }
 }
 
@@ -96,9 +103,6 @@ impl Flow for Task {
         let key = self.start.key.clone();
         let mut step = Step::default();
         step.flags.promises_unique_rows = promises_unique_rows(ctx.scenario);
-        if self.pc == Pc::Select && !ctx.scenario.design.check_first {
-            self.pc = Pc::Write;
-        }
         match self.pc {
             Pc::Select => {
                 let exists = ctx.world.table.contains(&key);
@@ -130,7 +134,7 @@ impl Flow for Task {
                         Lost::Nothing,
                     );
                     step.outcome = "database busy: nothing written".into();
-                    self.pc = Pc::Return("failed", "unknown");
+                    self.pc = Pc::Return("failed", "failed");
                     return step;
                 }
                 let outcome =

@@ -1,0 +1,204 @@
+//! Export progress to a file, import it back, or reset it. An imported file goes through the same
+//! checks as saved progress; its text is only ever shown as text.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::file::callbacks::FileReader;
+use gloo::file::{Blob, File, ObjectUrl};
+use gloo::timers::callback::Timeout;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement};
+use yew::prelude::*;
+
+use crate::store::{parse, to_json, use_app, AppAction, Progress, ReadError, TEXT_BYTES_MAX};
+
+/// The name of an exported file.
+pub const EXPORT_FILE_NAME: &str = "idempotency-lab-progress.json";
+
+/// How long an exported file's object URL lives after the click: some browsers start the
+/// download only after the click handler returns.
+const REVOKE_DELAY_MS: u32 = 10_000;
+
+/// What an import did, in words; an error leaves progress as it was.
+pub fn import_message(result: &Result<Progress, ReadError>) -> String {
+    match result {
+        Ok(progress) => {
+            let count = progress.lesson_count();
+            let noun = if count == 1 { "lesson" } else { "lessons" };
+            format!("Progress imported: {count} {noun}.")
+        }
+        Err(error) => {
+            format!("That file could not be imported ({error}). Your progress is unchanged.")
+        }
+    }
+}
+
+#[component]
+pub fn ProgressIo() -> Html {
+    let app = use_app();
+    let status = use_state(String::new);
+    let confirming = use_state(|| false);
+    // Dropping a reader cancels its read, so the one in flight is kept here.
+    let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+    let reset_button = use_node_ref();
+
+    let onexport = {
+        let progress = app.progress.clone();
+        let status = status.clone();
+        Callback::from(move |_: MouseEvent| {
+            status.set(match download_json(EXPORT_FILE_NAME, &progress) {
+                Ok(()) => format!("Progress exported to {EXPORT_FILE_NAME}."),
+                Err(error) => format!("Progress could not be exported ({error})."),
+            });
+        })
+    };
+    let onimport = {
+        let dispatcher = app.dispatcher();
+        let status = status.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let file = input.files().and_then(|files| files.get(0));
+            // Cleared so choosing the same file again is a change too; the file stays readable.
+            input.set_value("");
+            let Some(file) = file.map(File::from) else {
+                return;
+            };
+            if file.size() > TEXT_BYTES_MAX {
+                status.set(import_message(&Err(ReadError::TooLarge {
+                    bytes: file.size(),
+                })));
+                return;
+            }
+            let dispatcher = dispatcher.clone();
+            let status = status.clone();
+            let task = gloo::file::callbacks::read_as_text(&file, move |text| {
+                let message = match text {
+                    Err(error) => format!(
+                        "That file could not be read ({error}). Your progress is unchanged."
+                    ),
+                    Ok(text) => {
+                        let result = parse::<Progress>(&text);
+                        let message = import_message(&result);
+                        if let Ok(progress) = result {
+                            dispatcher.dispatch(AppAction::ImportProgress(progress));
+                        }
+                        message
+                    }
+                };
+                status.set(message);
+            });
+            *reader.borrow_mut() = Some(task);
+        })
+    };
+    let ontoggle = {
+        let confirming = confirming.clone();
+        Callback::from(move |_: MouseEvent| confirming.set(!*confirming))
+    };
+    let onconfirm = {
+        let dispatcher = app.dispatcher();
+        let confirming = confirming.clone();
+        let status = status.clone();
+        let reset_button = reset_button.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatcher.dispatch(AppAction::ResetProgress);
+            confirming.set(false);
+            status.set("Progress reset: every lesson starts again from step 1.".to_string());
+            focus(&reset_button);
+        })
+    };
+    let oncancel = {
+        let confirming = confirming.clone();
+        let reset_button = reset_button.clone();
+        Callback::from(move |_: MouseEvent| {
+            confirming.set(false);
+            focus(&reset_button);
+        })
+    };
+
+    html! {
+        <div class="progress-io">
+            <div class="progress-actions">
+                <button type="button" onclick={onexport}>{ "Export progress" }</button>
+                <span class="import-progress">
+                    <label for="import-progress">{ "Import progress" }</label>
+                    <input id="import-progress" type="file" accept="application/json" onchange={onimport} />
+                </span>
+                <button
+                    type="button"
+                    ref={reset_button}
+                    aria-expanded={confirming.to_string()}
+                    aria-controls={confirming.then_some("reset-confirm")}
+                    onclick={ontoggle}
+                >
+                    { "Reset progress" }
+                </button>
+            </div>
+            if *confirming {
+                <div id="reset-confirm" class="reset-confirm" role="group" aria-label="Confirm reset">
+                    <p>{ "Forget how far you got in every lesson? This cannot be undone; export first to keep a copy." }</p>
+                    <button type="button" class="danger" onclick={onconfirm}>{ "Yes, reset" }</button>
+                    <button type="button" onclick={oncancel}>{ "Cancel" }</button>
+                </div>
+            }
+            // Always present, so screen readers announce each new message.
+            <p class="io-status" role="status">{ (*status).clone() }</p>
+        </div>
+    }
+}
+
+/// Saves `progress` as a file through a temporary `<a download>`.
+fn download_json(name: &str, progress: &Progress) -> Result<(), String> {
+    let text = to_json(progress).map_err(|error| error.to_string())?;
+    let url = ObjectUrl::from(Blob::new_with_options(
+        text.as_str(),
+        Some("application/json"),
+    ));
+    let document = gloo::utils::document();
+    let body = document.body().ok_or("the page has no body")?;
+    let anchor = document
+        .create_element("a")
+        .ok()
+        .and_then(|element| element.dyn_into::<HtmlElement>().ok())
+        .ok_or("the browser would not create a download link")?;
+    anchor
+        .set_attribute("href", &url)
+        .and_then(|()| anchor.set_attribute("download", name))
+        .map_err(|_| "the browser would not set up the download link")?;
+    anchor.set_hidden(true);
+    body.append_child(&anchor)
+        .map_err(|_| "the browser would not add the download link")?;
+    anchor.click();
+    anchor.remove();
+    Timeout::new(REVOKE_DELAY_MS, move || drop(url)).forget();
+    Ok(())
+}
+
+fn focus(node: &NodeRef) {
+    if let Some(element) = node.cast::<HtmlElement>() {
+        let _ = element.focus();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn import_message_counts_lessons_and_names_the_error() {
+        let progress = Progress::default()
+            .visited("lost-reply", 2, 5)
+            .expect("a first visit changes progress");
+        assert_eq!(
+            import_message(&Ok(progress)),
+            "Progress imported: 1 lesson."
+        );
+        assert_eq!(
+            import_message(&Ok(Progress::default())),
+            "Progress imported: 0 lessons."
+        );
+        let message = import_message(&parse::<Progress>("not json"));
+        assert!(message.starts_with("That file could not be imported (it is not valid JSON"));
+        assert!(message.ends_with("Your progress is unchanged."));
+    }
+}

@@ -1,0 +1,139 @@
+//! How far the learner got in each lesson. Steps are the 1-based step numbers of the lesson URL.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::versioned::{quote, Versioned};
+
+/// The progress format this build reads and writes. Bump it when the shape changes: a value in
+/// the old format is then reset with a notice instead of being misread.
+pub const PROGRESS_VERSION: u32 = 1;
+
+/// At most this many lessons are kept: the course has a handful, so more means a broken file.
+const LESSONS_MAX: u32 = 1_000;
+/// The longest lesson id kept, in bytes.
+const LESSON_ID_BYTES_MAX: u32 = 200;
+/// The most steps a lesson may have.
+const STEPS_MAX: u32 = 1_000_000;
+
+/// The learner's progress through the course.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The format version, [`PROGRESS_VERSION`].
+    pub version: u32,
+    /// Each visited lesson, by id.
+    pub lessons: BTreeMap<String, LessonProgress>,
+    /// The lesson and 1-based step visited last.
+    pub last: Option<(String, u32)>,
+}
+
+/// How far the learner got in one lesson.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LessonProgress {
+    /// The furthest 1-based step reached.
+    pub furthest: u32,
+    /// How many steps the lesson had at the last visit.
+    pub total: u32,
+    /// Whether the learner reached the last step. It stays true if an edited lesson later grows,
+    /// so finishing a lesson is never taken back.
+    pub completed: bool,
+}
+
+impl Default for Progress {
+    /// No lesson visited.
+    fn default() -> Self {
+        Progress {
+            version: PROGRESS_VERSION,
+            lessons: BTreeMap::new(),
+            last: None,
+        }
+    }
+}
+
+impl Progress {
+    /// The progress after visiting `step` of `total` in `lesson`, or `None` when the visit changes
+    /// nothing or cannot be counted (step 0 or past the total, an empty lesson, a bad id, or a
+    /// new lesson past the cap).
+    pub fn visited(&self, lesson: &str, step: u32, total: u32) -> Option<Progress> {
+        let before = self.lessons.get(lesson).copied();
+        let countable = (1..=total).contains(&step)
+            && total <= STEPS_MAX
+            && id_fits(lesson)
+            && (before.is_some() || self.lessons.len() < LESSONS_MAX as usize);
+        if !countable {
+            return None;
+        }
+        // The total comes from the current lesson, which an update may have shortened.
+        let furthest = before.map_or(step, |before| before.furthest.min(total).max(step));
+        let entry = LessonProgress {
+            furthest,
+            total,
+            completed: before.is_some_and(|before| before.completed) || furthest == total,
+        };
+        let last = Some((lesson.to_string(), step));
+        if before == Some(entry) && self.last == last {
+            return None;
+        }
+        let mut next = self.clone();
+        next.lessons.insert(lesson.to_string(), entry);
+        next.last = last;
+        Some(next)
+    }
+
+    /// How many lessons have been visited.
+    pub fn lesson_count(&self) -> u32 {
+        self.lessons.len() as u32
+    }
+}
+
+impl Versioned for Progress {
+    const VERSION: u32 = PROGRESS_VERSION;
+
+    fn check(&self) -> Result<(), String> {
+        let count = self.lessons.len();
+        if count > LESSONS_MAX as usize {
+            return Err(format!(
+                "it lists {count} lessons, and the lab keeps at most {LESSONS_MAX}"
+            ));
+        }
+        for (id, lesson) in &self.lessons {
+            if !id_fits(id) {
+                return Err(format!(
+                    "the lesson id \"{}\" is empty or longer than {LESSON_ID_BYTES_MAX} bytes",
+                    quote(id)
+                ));
+            }
+            if !(1..=STEPS_MAX).contains(&lesson.total)
+                || !(1..=lesson.total).contains(&lesson.furthest)
+            {
+                return Err(format!(
+                    "lesson \"{}\" is at step {} of {}, which cannot be (steps count from 1 up to the total)",
+                    quote(id),
+                    lesson.furthest,
+                    lesson.total
+                ));
+            }
+        }
+        if let Some((id, step)) = &self.last {
+            let Some(lesson) = self.lessons.get(id) else {
+                return Err(format!(
+                    "the last lesson visited, \"{}\", is not among its lessons",
+                    quote(id)
+                ));
+            };
+            if !(1..=lesson.total).contains(step) {
+                return Err(format!(
+                    "the last step visited, {step}, is not a step of lesson \"{}\" (1 to {})",
+                    quote(id),
+                    lesson.total
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn id_fits(id: &str) -> bool {
+    !id.is_empty() && id.len() <= LESSON_ID_BYTES_MAX as usize
+}
