@@ -197,7 +197,9 @@ impl Engine {
             }
         }
         self.world.workers = self.workers.iter().map(view).collect();
-        let broke = self.checker.check(self.events, &self.world, &step.flags);
+        let broke = self
+            .checker
+            .check(self.events, &self.world, &step.flags, &op);
         self.assert_world();
         if !record {
             return Some(None);
@@ -212,7 +214,7 @@ impl Engine {
             messages: step.messages,
             outcome: step.outcome,
             line: self.listing.line(step.line),
-            fault: fault.filter(|_| step.fault_used),
+            fault: step.marks.or(fault.filter(|_| step.fault_used)),
             broke,
             state: self.world.clone(),
         }))
@@ -443,10 +445,9 @@ impl Engine {
         Step {
             outcome: format!("{how} {} {payload} (key {key})", queued.run.op),
             line: "def",
-            fault_used: matches!(
-                fault,
-                Some(FaultKind::DeliverTwice | FaultKind::ChangePayload)
-            ),
+            // A redelivery is marked on the copy the learner sees arrive, not on the original.
+            fault_used: fault == Some(FaultKind::ChangePayload),
+            marks: queued.redelivered.then_some(FaultKind::DeliverTwice),
             ..Step::default()
         }
     }

@@ -28,6 +28,9 @@ pub enum ScenarioError {
         at: String,
         allowed: String,
     },
+    /// A worker named like a lane that is not a worker.
+    #[error("a worker cannot be called \"{name}\": that name belongs to a lane of the diagram; choose another")]
+    ReservedName { name: String },
     /// A number outside its range.
     #[error("{field} is {value}; it must be between {min} and {max}")]
     OutOfRange {

@@ -118,9 +118,15 @@ impl Default for Checker {
 
 impl Checker {
     /// Checks every invariant after event `index`; returns those that broke for the first time.
-    pub fn check(&mut self, index: u32, world: &World, flags: &StepFlags) -> Vec<Invariant> {
+    pub fn check(
+        &mut self,
+        index: u32,
+        world: &World,
+        flags: &StepFlags,
+        op: &str,
+    ) -> Vec<Invariant> {
         let mut broke = Vec::new();
-        for (invariant, detail) in violations(world, flags) {
+        for (invariant, detail) in violations(world, flags, op) {
             let verdict = self
                 .verdicts
                 .get_mut(&invariant)
@@ -140,24 +146,25 @@ impl Checker {
     }
 }
 
-/// Every invariant that does not hold in this state, with why.
-fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
+/// Every invariant that does not hold for operation `op` in this state, with why. A step changes
+/// only its own operation's records, so checking that operation after each step checks them all.
+fn violations(world: &World, flags: &StepFlags, op: &str) -> Vec<(Invariant, String)> {
     let mut found = Vec::new();
-    if let Some(detail) = duplicate_effect(world) {
+    if let Some(detail) = duplicate_effect(world, op) {
         found.push((Invariant::OneEffect, detail));
     }
-    for job in world.journal.values().filter(|job| job.status.is_success()) {
-        let held = world
+    if let Some(job) = world.journal.get(op).filter(|job| job.status.is_success()) {
+        let mut held = world
             .provider
             .iter()
-            .filter(|record| record.operation == job.id);
+            .filter(|record| record.operation == job.id)
+            .peekable();
         let has_row = world.table.rows_are_effects
             && world.table.rows.iter().any(|row| row.operation == job.id);
         let has_sink = world
             .effects
             .iter()
             .any(|effect| effect.operation == job.id);
-        let mut held = held.peekable();
         if held.peek().is_some() {
             if !held.any(|record| record.payload == job.payload) {
                 let detail = format!(
@@ -189,45 +196,50 @@ fn violations(world: &World, flags: &StepFlags) -> Vec<(Invariant, String)> {
         found.push((Invariant::NoResubmit, detail));
     }
     if flags.promises_unique_rows {
-        if let Some(detail) = duplicate_row(world) {
+        if let Some(detail) = duplicate_row(world, op) {
             found.push((Invariant::OneRowPerKey, detail));
         }
     }
     found
 }
 
-fn duplicate_effect(world: &World) -> Option<String> {
-    let mut counts: BTreeMap<(&str, &str), u32> = BTreeMap::new();
-    for record in &world.provider {
-        *counts
-            .entry(("provider", record.operation.as_str()))
-            .or_default() += 1;
+/// The first place holding more than one effect of `op`.
+fn duplicate_effect(world: &World, op: &str) -> Option<String> {
+    let provider = world
+        .provider
+        .iter()
+        .filter(|record| record.operation == op)
+        .count();
+    if provider > 1 {
+        return Some(format!("{op} has {provider} effects at the provider"));
     }
-    for effect in &world.effects {
-        *counts
-            .entry((effect.sink.as_str(), effect.operation.as_str()))
-            .or_default() += 1;
+    let mut sinks: Vec<&str> = world
+        .effects
+        .iter()
+        .filter(|effect| effect.operation == op)
+        .map(|effect| effect.sink.as_str())
+        .collect();
+    sinks.sort_unstable();
+    if let Some(pair) = sinks.windows(2).find(|pair| pair[0] == pair[1]) {
+        let count = sinks.iter().filter(|sink| **sink == pair[0]).count();
+        return Some(format!("{op} has {count} effects at the {}", pair[0]));
     }
-    for row in &world.table.rows {
-        *counts
-            .entry(("database", row.operation.as_str()))
-            .or_default() += 1;
-    }
-    counts
-        .into_iter()
-        .find(|&(_, count)| count > 1)
-        .map(|((place, operation), count)| {
-            format!("{operation} has {count} effects at the {place}")
-        })
+    let rows = world
+        .table
+        .rows
+        .iter()
+        .filter(|row| world.table.rows_are_effects && row.operation == op)
+        .count();
+    (rows > 1).then(|| format!("{op} has {rows} effects at the database"))
 }
 
-fn duplicate_row(world: &World) -> Option<String> {
-    let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
-    for row in &world.table.rows {
-        *counts.entry(row.key.as_str()).or_default() += 1;
-    }
-    counts
-        .into_iter()
-        .find(|&(_, count)| count > 1)
-        .map(|(key, count)| format!("key {key} has {count} rows in the results table"))
+/// A key of one of `op`'s rows that has more than one row.
+fn duplicate_row(world: &World, op: &str) -> Option<String> {
+    let rows = &world.table.rows;
+    rows.iter()
+        .filter(|row| row.operation == op)
+        .find_map(|mine| {
+            let count = rows.iter().filter(|row| row.key == mine.key).count();
+            (count > 1).then(|| format!("key {} has {count} rows in the results table", mine.key))
+        })
 }

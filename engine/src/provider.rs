@@ -27,8 +27,8 @@ pub struct Found {
 /// Whether the provider still deduplicates on this record's key: it forgets keys once the
 /// retention window has passed (derived from the clock, never stored), or when a fault expired it.
 pub fn key_alive(record: &ProviderRecord, config: &ProviderConfig, now: u32) -> bool {
-    let window_passed =
-        config.retention_ticks > 0 && now >= record.committed_tick + config.retention_ticks;
+    let window_passed = config.retention_ticks > 0
+        && now >= record.committed_tick.saturating_add(config.retention_ticks);
     !record.key_expired && !window_passed
 }
 
@@ -78,7 +78,12 @@ pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found
         .provider
         .iter()
         .find(|record| record.key == key)
-        .filter(|record| world.tick >= record.committed_tick + config.lookup_stale_ticks)
+        .filter(|record| {
+            world.tick
+                >= record
+                    .committed_tick
+                    .saturating_add(config.lookup_stale_ticks)
+        })
         .map(|record| Found {
             payload: record.payload.clone(),
             receipt: record.receipt.clone(),

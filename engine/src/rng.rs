@@ -27,7 +27,7 @@ impl Rng {
         if bound == 0 {
             return 0;
         }
-        ((self.next_u64() >> 32) * u64::from(bound) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(bound)) >> 32) as u32
     }
 
     /// True with a chance of `permille` thousandths.

@@ -71,12 +71,43 @@ impl Scenario {
             100,
         )?;
         range("design.retry.layers", retry.layers.into(), 1, 6)?;
+        // Ticks are bounded so every sum of them stays far from u32::MAX.
+        let ticks = [
+            ("design.retry.delay_base_ticks", retry.delay_base_ticks),
+            ("design.retry.delay_cap_ticks", retry.delay_cap_ticks),
+            ("design.retry.deadline_ticks", retry.deadline_ticks),
+            ("provider.retention_ticks", self.provider.retention_ticks),
+            (
+                "provider.lookup_stale_ticks",
+                self.provider.lookup_stale_ticks,
+            ),
+        ];
+        for (field, value) in ticks {
+            range(field, value.into(), 0, TICKS_MAX.into())?;
+        }
+        if let Some(worker) = self
+            .workers
+            .iter()
+            .find(|worker| RESERVED_NAMES.contains(&worker.name.as_str()))
+        {
+            return Err(ScenarioError::ReservedName {
+                name: worker.name.clone(),
+            });
+        }
         range("workers", self.workers.len() as i64, 1, 64)?;
         let known: Vec<&str> = self
             .operations
             .iter()
             .map(|operation| operation.id.as_str())
             .collect();
+        for run in self.workers.iter().flat_map(|worker| &worker.runs) {
+            range(
+                "not_before of a run",
+                run.not_before.into(),
+                0,
+                TICKS_MAX.into(),
+            )?;
+        }
         for worker in &self.workers {
             range(
                 &format!("runs of worker {}", worker.name),
@@ -184,6 +215,20 @@ fn range(field: &str, value: i64, min: i64, max: i64) -> Result<(), ScenarioErro
 fn default_step_cap() -> u32 {
     500
 }
+
+/// The largest number of ticks any tick-valued field may hold.
+pub const TICKS_MAX: u32 = 1_000_000;
+
+/// Names a worker may not take: lanes of the diagram that are not workers.
+pub const RESERVED_NAMES: [&str; 7] = [
+    "provider",
+    "journal",
+    "database",
+    "tracker",
+    "model",
+    "progress",
+    "notification",
+];
 
 /// The upper bound of `step_cap` a scenario may ask for.
 pub const STEP_CAP_MAX: u32 = 200_000;

@@ -155,7 +155,11 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
     if let Some(job) = ctx.world.journal.get_mut(op) {
         if !job.status.is_success() {
             job.status = crate::world::JobStatus::Cancelled;
-            job.reason = Some(format!("cancelled before {next}"));
+            // Say what is known: the next step never began; an earlier attempt may have.
+            job.reason = Some(match job.attempts {
+                0 => format!("stopped before {next}; it never began"),
+                _ => format!("stopped before {next}; an earlier attempt's outcome is unknown"),
+            });
             let request = format!("set {op} cancelled");
             messages = ctx.call("journal", request, Some("ok".into()), Lost::Nothing);
         }
@@ -281,6 +285,8 @@ pub(crate) struct Step {
     pub sleep_ticks: u32,
     /// The step used the fault it was given.
     pub fault_used: bool,
+    /// A fault planned at another step that shows at this one (a redelivered message).
+    pub marks: Option<FaultKind>,
 }
 
 /// A code listing whose lines can be named.

@@ -36,6 +36,16 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     code.named("def", "async def process_item(client, record):")
         .named("get", "    prior = results.get(record.record_id)")
         .text("  try:");
+    if scenario
+        .faults
+        .iter()
+        .any(|rule| rule.fault == crate::fault::FaultKind::Cancel)
+    {
+        code.named(
+            "cancel",
+            "    # between stages: if cancel_requested(): record what is done, stop",
+        );
+    }
     if design.skip_succeeded {
         code.text("    if prior and prior.success:").named(
             "skip",

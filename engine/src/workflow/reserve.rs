@@ -65,21 +65,48 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let pad = if reconcile { "    " } else { "" };
     let line = |text: &str| format!("{pad}{text}");
     if retrying {
-        code.text(&line(&format!(
-            "    for attempt in range({}):",
-            design.retry.attempts_max
-        )))
-        .text(&line("        try:"))
-        .named(
-            "submit",
-            &line("            receipt = provider.submit(key, payload)"),
-        )
-        .text(&line("            break"))
-        .text(&line("        except Busy:  # temporary"))
-        .named("sleep", &line("            sleep(backoff(attempt))"))
-        .text(&line("        except Timeout:  # unknown completion"))
-        .named("unknown", &line("            return \"unknown\""))
-        .named("gave_up", &line("    else: return \"gave_up\""));
+        let policy = &design.retry;
+        let eligible = |class| policy.eligible.contains(&class);
+        code.text(&line(&format!("    # {}", policy_summary(policy))))
+            .text(&line(&format!(
+                "    for attempt in range({}):",
+                policy.attempts_max
+            )))
+            .text(&line("        try:"))
+            .named(
+                "submit",
+                &line("            receipt = provider.submit(key, payload)"),
+            )
+            .text(&line("            break"))
+            .text(&line("        except Busy:  # temporary: nothing happened"));
+        if eligible(FailureClass::Temporary) {
+            code.named(
+                "sleep",
+                &line("            sleep(backoff(attempt))  # then try again"),
+            );
+        } else {
+            code.named("gave_up", &line("            return \"gave_up\""));
+        }
+        code.text(&line(
+            "        except Timeout:  # unknown completion: it may have happened",
+        ));
+        if eligible(FailureClass::UnknownCompletion) {
+            let then = if reconcile {
+                "then look it up before resubmitting"
+            } else {
+                "then resubmit blindly"
+            };
+            code.named(
+                "sleep_unknown",
+                &line(&format!("            sleep(backoff(attempt))  # {then}")),
+            );
+        } else {
+            code.named("unknown", &line("            return \"unknown\""));
+        }
+        code.named(
+            "exhausted",
+            &line("    else: return \"gave_up\"  # attempts or deadline used up"),
+        );
     } else {
         code.text(&line("    try:"))
             .named(
@@ -112,6 +139,36 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     code
 }
 
+/// The retry policy in one comment line.
+fn policy_summary(policy: &crate::scenario::RetryPolicy) -> String {
+    use crate::scenario::{Backoff, Jitter};
+    let layers = match policy.layers {
+        1 => String::new(),
+        n => format!(
+            " in each of {n} nested layers (up to {} calls)",
+            crate::retry::deepest_calls_max(policy)
+        ),
+    };
+    let backoff = match policy.backoff {
+        Backoff::Constant => "constant",
+        Backoff::Exponential => "exponential",
+    };
+    let jitter = match policy.jitter {
+        Jitter::None => "no",
+        Jitter::Full => "full",
+        Jitter::Equal => "equal",
+        Jitter::Decorrelated => "decorrelated",
+    };
+    let deadline = match policy.deadline_ticks {
+        0 => String::new(),
+        ticks => format!(", deadline {ticks} ticks"),
+    };
+    format!(
+        "retry policy: {} attempts{layers}, {backoff} backoff from {} ticks, {jitter} jitter, cap {}{deadline}",
+        policy.attempts_max, policy.delay_base_ticks, policy.delay_cap_ticks
+    )
+}
+
 /// Where the run is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Pc {
@@ -119,7 +176,8 @@ enum Pc {
     Insert,
     Lookup,
     Submit,
-    Sleep(u32),
+    /// Back off this many ticks; the line says which failure class is being retried.
+    Sleep(u32, &'static str),
     Review,
     Fail(String),
     /// Refused for a changed payload: recorded as failed with why, then the run returns.
@@ -168,7 +226,7 @@ impl Flow for Task {
             Pc::Insert => Action::JournalInsert,
             Pc::Lookup => Action::ProviderLookup,
             Pc::Submit => Action::ProviderSubmit,
-            Pc::Sleep(_) => Action::Sleep,
+            Pc::Sleep(..) => Action::Sleep,
             Pc::Review | Pc::Fail(_) | Pc::Reject(..) | Pc::Update => Action::JournalUpdate,
             Pc::Return(..) => Action::Return,
         }
@@ -180,7 +238,7 @@ impl Flow for Task {
             Pc::Insert => self.insert(ctx),
             Pc::Lookup => self.lookup(ctx),
             Pc::Submit => self.submit(ctx),
-            Pc::Sleep(ticks) => self.sleep(ctx, ticks),
+            Pc::Sleep(ticks, line) => self.sleep(ctx, ticks, line),
             Pc::Review => self.mark(
                 ctx,
                 JobStatus::NeedsReview,
@@ -258,6 +316,7 @@ impl Task {
     fn insert(&mut self, ctx: &mut Ctx) -> Step {
         let op = self.start.op.clone();
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
+        let existed = ctx.world.journal.contains_key(&op);
         ctx.world
             .journal
             .entry(op.clone())
@@ -271,16 +330,22 @@ impl Task {
                 failed_stage: None,
                 reason: None,
             });
+        let reply = if existed { "ignored: row exists" } else { "ok" };
         let messages = ctx.call(
             "journal",
             format!("insert {op} pending"),
-            Some("ok".into()),
+            Some(reply.into()),
             Lost::Nothing,
         );
         self.pc = self.after_checkpoint(ctx.scenario);
+        let outcome = if existed {
+            "another worker saved this checkpoint first: insert ignored".to_string()
+        } else {
+            "checkpoint saved: pending".to_string()
+        };
         Step {
             messages,
-            outcome: "checkpoint saved: pending".to_string(),
+            outcome,
             line: "insert",
             ..Step::default()
         }
@@ -335,7 +400,9 @@ impl Task {
             None => {
                 step.messages =
                     ctx.call("provider", request, Some("not found".into()), Lost::Nothing);
-                let uncertain = self.row.as_ref().is_some_and(|row| row.attempts > 0);
+                // An earlier attempt, in an earlier run or in this one, may have taken effect.
+                let uncertain =
+                    self.attempts > 0 || self.row.as_ref().is_some_and(|row| row.attempts > 0);
                 if uncertain && !ctx.scenario.design.trust_not_found {
                     step.outcome = "not found, but an earlier attempt is unresolved".to_string();
                     self.pc = Pc::Review;
@@ -484,27 +551,40 @@ impl Task {
         let budget = retry::deepest_calls_max(policy);
         let eligible = policy.eligible.contains(&class);
         let delay = retry::delay_ticks(policy, self.attempts - 1, self.last_delay, ctx.rng);
-        let elapsed = ctx.world.tick + delay - self.start.tick;
+        let elapsed = ctx
+            .world
+            .tick
+            .saturating_add(delay)
+            .saturating_sub(self.start.tick);
         let in_time = policy.deadline_ticks == 0 || elapsed <= policy.deadline_ticks;
         if eligible && self.attempts < budget && in_time {
             self.last_delay = delay;
-            return Pc::Sleep(delay);
+            let line = if class == FailureClass::Temporary {
+                "sleep"
+            } else {
+                "sleep_unknown"
+            };
+            return Pc::Sleep(delay, line);
         }
-        match class {
-            FailureClass::Temporary => Pc::Return("gave_up", "gave_up"),
-            _ => Pc::Return("unknown", "unknown"),
+        let retrying = policy.attempts_max > 1;
+        match (class, eligible && retrying) {
+            (FailureClass::Temporary, true) => Pc::Return("gave_up", "exhausted"),
+            (FailureClass::Temporary, false) => Pc::Return("gave_up", "gave_up"),
+            (_, true) => Pc::Return("unknown", "exhausted"),
+            (_, false) => Pc::Return("unknown", "unknown"),
         }
     }
 
-    fn sleep(&mut self, ctx: &mut Ctx, ticks: u32) -> Step {
+    fn sleep(&mut self, ctx: &mut Ctx, ticks: u32, line: &'static str) -> Step {
         // After an unknown completion, reconcile before resubmitting.
         self.pc = self.after_checkpoint(ctx.scenario);
         Step {
             outcome: format!(
-                "backs off {ticks} ticks before attempt {}",
+                "backs off {ticks} {} before attempt {}",
+                if ticks == 1 { "tick" } else { "ticks" },
                 self.attempts + 1
             ),
-            line: "sleep",
+            line,
             sleep_ticks: ticks,
             ..Step::default()
         }

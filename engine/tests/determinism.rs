@@ -1,0 +1,784 @@
+//! Laws every run keeps, whatever the scenario: the engine never panics or refuses a valid
+//! scenario, the trace is well formed, the same scenario gives the same trace and the same JSON
+//! bytes, and the quiet run ends where the trace ends. Then `validate`'s errors, one rule each,
+//! and the reproductions of engine bugs this file found.
+//!
+//! The strategies below build random but valid scenarios: small enough that one case stays in the
+//! low milliseconds in a debug build, varied enough to reach every workflow, design switch and
+//! schedule, and every (fault, action) pair the engine accepts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use lab_engine::{
+    Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
+    KeySource, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar,
+    Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState, WorkflowKind, World,
+    WriteMode,
+};
+use proptest::prelude::*;
+use proptest::sample::{select, subsequence};
+use proptest::test_runner::TestCaseError;
+
+/// Worker names that are not lane ids, so a mix-up of name and lane shows.
+const WORKER_NAMES: [&str; 3] = ["coordinator", "retrier", "webhook"];
+
+/// Field names of payloads: few, so two payloads often share fields.
+const FIELD_NAMES: [&str; 4] = ["item", "quantity", "note", "sku"];
+
+/// Texts that exercise canonical JSON's escaping as well as plain words.
+const TEXTS: [&str; 7] = [
+    "",
+    "notebook",
+    "pen",
+    "say \"hi\"",
+    "back\\slash",
+    "two\nlines",
+    "café",
+];
+
+/// Keys a run may reuse on purpose: one collides with an operation id, one with nothing.
+const REUSED_KEYS: [&str; 3] = ["OP-1", "shared-key", "k"];
+
+/// The actor of the event in which a timed-out request commits late.
+const LATE_COMMIT_ACTOR: &str = "provider";
+
+/// The step cap of generated scenarios; high enough for retries and crash loops to finish.
+const STEP_CAP_GENERATED_MAX: u32 = 400;
+
+fn scalar() -> impl Strategy<Value = Scalar> {
+    prop_oneof![
+        4 => (-3i64..50).prop_map(Scalar::Int),
+        4 => select(&TEXTS[..]).prop_map(|text| Scalar::Text(text.to_string())),
+        1 => any::<bool>().prop_map(Scalar::Bool),
+    ]
+}
+
+fn payload() -> impl Strategy<Value = Payload> {
+    prop::collection::btree_map(
+        select(&FIELD_NAMES[..]).prop_map(str::to_string),
+        scalar(),
+        0..=3,
+    )
+}
+
+fn operation_id(index: usize) -> String {
+    format!("OP-{}", index + 1)
+}
+
+fn run(operation_count: usize) -> impl Strategy<Value = Run> {
+    (
+        0..operation_count,
+        prop::option::weighted(0.2, payload()),
+        prop_oneof![3 => Just(0u32), 1 => 0u32..=30],
+        prop::option::weighted(0.15, select(&REUSED_KEYS[..])),
+    )
+        .prop_map(|(operation, payload, not_before, key)| Run {
+            op: operation_id(operation),
+            payload,
+            not_before,
+            key: key.map(str::to_string),
+        })
+}
+
+fn retry_policy() -> impl Strategy<Value = RetryPolicy> {
+    let classes = vec![
+        FailureClass::InvalidInput,
+        FailureClass::Permission,
+        FailureClass::Temporary,
+        FailureClass::UnknownCompletion,
+    ];
+    (
+        1u32..=5,
+        subsequence(classes, 0..=4),
+        0u32..=4,
+        select(vec![Backoff::Constant, Backoff::Exponential]),
+        select(vec![
+            Jitter::None,
+            Jitter::Full,
+            Jitter::Equal,
+            Jitter::Decorrelated,
+        ]),
+        0u32..=16,
+        0u32..=40,
+        1u32..=3,
+    )
+        .prop_map(
+            |(
+                attempts_max,
+                eligible,
+                delay_base_ticks,
+                backoff,
+                jitter,
+                delay_cap_ticks,
+                deadline_ticks,
+                layers,
+            )| RetryPolicy {
+                attempts_max,
+                eligible,
+                delay_base_ticks,
+                backoff,
+                jitter,
+                delay_cap_ticks,
+                deadline_ticks,
+                layers,
+            },
+        )
+}
+
+fn design() -> impl Strategy<Value = Design> {
+    let five_switches = || {
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        )
+    };
+    (
+        five_switches(),
+        five_switches(),
+        select(vec![
+            KeySource::SourceId,
+            KeySource::AutoIncrement,
+            KeySource::ContentHash,
+            KeySource::FreshRandom,
+        ]),
+        select(vec![
+            WriteMode::Insert,
+            WriteMode::InsertOrIgnore,
+            WriteMode::Upsert,
+        ]),
+        retry_policy(),
+    )
+        .prop_map(
+            |(
+                (reconcile, trust_not_found, unique, check_first, mark_after),
+                (same_transaction, skip_succeeded, resume, dedup_on_write, tracker),
+                key,
+                write,
+                retry,
+            )| Design {
+                reconcile,
+                trust_not_found,
+                key,
+                write,
+                unique,
+                check_first,
+                mark_after,
+                same_transaction,
+                skip_succeeded,
+                resume,
+                dedup_on_write,
+                tracker,
+                retry,
+            },
+        )
+}
+
+fn provider_config() -> impl Strategy<Value = ProviderConfig> {
+    (
+        any::<bool>(),
+        any::<bool>(),
+        select(vec![
+            RejectStatus::BadRequest400,
+            RejectStatus::Conflict409,
+            RejectStatus::Unprocessable422,
+        ]),
+        0u32..=20,
+        0u32..=5,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(
+                dedup,
+                reject_changed_payload,
+                reject_status,
+                retention_ticks,
+                lookup_stale_ticks,
+                lookup,
+            )| ProviderConfig {
+                dedup,
+                reject_changed_payload,
+                reject_status,
+                retention_ticks,
+                lookup_stale_ticks,
+                lookup,
+            },
+        )
+}
+
+fn schedule(worker_count: usize) -> impl Strategy<Value = Schedule> {
+    prop_oneof![
+        Just(Schedule::Sequential),
+        Just(Schedule::RoundRobin),
+        Just(Schedule::Seeded),
+        prop::collection::vec(0..worker_count as u8, 0..=12)
+            .prop_map(|order| Schedule::Explicit { order }),
+    ]
+}
+
+/// Every (fault, action) pair the engine accepts, in a fixed order.
+fn applicable_pairs() -> Vec<(FaultKind, Action)> {
+    FaultKind::ALL
+        .into_iter()
+        .flat_map(|fault| {
+            Action::ALL
+                .into_iter()
+                .filter(move |&action| fault.applies_to(action))
+                .map(move |action| (fault, action))
+        })
+        .collect()
+}
+
+fn fault_rule(worker_count: usize) -> impl Strategy<Value = FaultRule> {
+    // A rule without `nth` or `chance_permille` strikes at every occurrence: valid, and the
+    // quickest way to a crash loop that only the step cap ends, so it is kept but rare.
+    let when = prop_oneof![
+        5 => (1u32..=4).prop_map(|nth| (Some(nth), None)),
+        5 => (0u16..=1000).prop_map(|permille| (None, Some(permille))),
+        1 => Just((None, None)),
+    ];
+    (
+        select(applicable_pairs()),
+        when,
+        prop::option::weighted(0.3, 0..worker_count),
+    )
+        .prop_map(|((fault, at), (nth, chance_permille), worker)| FaultRule {
+            fault,
+            at,
+            nth,
+            worker: worker.map(|index| WORKER_NAMES[index].to_string()),
+            chance_permille,
+        })
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (1usize..=4, 1usize..=WORKER_NAMES.len()).prop_flat_map(|(operation_count, worker_count)| {
+        (
+            // Every workflow there is: a new one is generated here as soon as `ALL` lists it.
+            select(WorkflowKind::ALL.to_vec()),
+            any::<u64>(),
+            design(),
+            provider_config(),
+            prop::collection::vec(payload(), operation_count),
+            prop::collection::vec(
+                prop::collection::vec(run(operation_count), 1..=6),
+                worker_count,
+            ),
+            prop::collection::vec(fault_rule(worker_count), 0..=4),
+            schedule(worker_count),
+            1u32..=STEP_CAP_GENERATED_MAX,
+        )
+            .prop_map(
+                |(workflow, seed, design, provider, payloads, runs, faults, schedule, step_cap)| {
+                    Scenario {
+                        seed,
+                        workflow,
+                        design,
+                        provider,
+                        operations: payloads
+                            .into_iter()
+                            .enumerate()
+                            .map(|(index, payload)| Operation {
+                                id: operation_id(index),
+                                payload,
+                            })
+                            .collect(),
+                        workers: runs
+                            .into_iter()
+                            .enumerate()
+                            .map(|(index, runs)| WorkerPlan {
+                                name: WORKER_NAMES[index].to_string(),
+                                runs,
+                            })
+                            .collect(),
+                        faults,
+                        schedule,
+                        step_cap,
+                    }
+                },
+            )
+    })
+}
+
+/// The state after the whole run as the trace shows it.
+fn last_state(trace: &Trace) -> &World {
+    trace.state_at(trace.len())
+}
+
+/// The structural laws of one trace.
+fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
+    let length = trace.len();
+    prop_assert!(length <= scenario.step_cap, "{length} events over the cap");
+    if trace.stop == Stop::StepCap {
+        prop_assert_eq!(length, scenario.step_cap, "stopped by the cap before it");
+    } else {
+        // Every worker has at least one run, so a finished run leaves every worker done.
+        let last = last_state(trace);
+        prop_assert!(
+            last.workers
+                .iter()
+                .all(|worker| worker.state == WorkerState::Done),
+            "finished with workers {:?}",
+            last.workers
+        );
+    }
+
+    let lane_ids: BTreeSet<&str> = trace.lanes.iter().map(|lane| lane.id.as_str()).collect();
+    let mut tick_before = trace.initial.tick;
+    for (position, event) in trace.events.iter().enumerate() {
+        prop_assert_eq!(event.index, position as u32 + 1);
+        prop_assert!(
+            event.tick >= tick_before,
+            "event {} at tick {} is before the state it starts from (tick {})",
+            event.index,
+            event.tick,
+            tick_before
+        );
+        prop_assert!(
+            event.state.tick > event.tick,
+            "event {} at tick {} leaves the state at tick {}",
+            event.index,
+            event.tick,
+            event.state.tick
+        );
+        tick_before = event.state.tick;
+        // A late commit of a timed-out request is the provider's own event, outside any run.
+        let runs = match scenario
+            .workers
+            .iter()
+            .find(|plan| plan.name == event.actor)
+        {
+            Some(plan) => 1..=plan.runs.len() as u32,
+            None => 0..=0,
+        };
+        prop_assert!(
+            scenario.workers.iter().any(|plan| plan.name == event.actor)
+                || (event.actor == LATE_COMMIT_ACTOR && lane_ids.contains(LATE_COMMIT_ACTOR)),
+            "event {} is by {}, who is neither a worker nor the provider",
+            event.index,
+            event.actor
+        );
+        prop_assert!(
+            runs.contains(&event.run),
+            "event {} by {} is run {}, outside {:?}",
+            event.index,
+            event.actor,
+            event.run,
+            runs
+        );
+        for message in &event.messages {
+            prop_assert!(
+                lane_ids.contains(message.from.as_str()) && lane_ids.contains(message.to.as_str()),
+                "event {} message {:?} names a lane that does not exist",
+                event.index,
+                message
+            );
+        }
+        if let Some(fault) = event.fault {
+            prop_assert!(
+                fault.applies_to(event.action),
+                "event {} reports {:?} at {:?}",
+                event.index,
+                fault,
+                event.action
+            );
+            prop_assert!(
+                scenario.faults.iter().any(|rule| rule.fault == fault),
+                "event {} reports {:?}, which no rule plans",
+                event.index,
+                fault
+            );
+        }
+    }
+
+    let order: Vec<Invariant> = trace
+        .verdicts
+        .iter()
+        .map(|verdict| verdict.invariant)
+        .collect();
+    prop_assert_eq!(order, Invariant::ALL.to_vec());
+    let mut reported = BTreeSet::new();
+    for event in &trace.events {
+        for &invariant in &event.broke {
+            prop_assert!(
+                reported.insert(invariant),
+                "{:?} broke twice, the second time at event {}",
+                invariant,
+                event.index
+            );
+            let position = Invariant::ALL.iter().position(|&each| each == invariant);
+            let verdict = &trace.verdicts[position.expect("ALL lists every invariant")];
+            prop_assert_eq!(verdict.broken_at, Some(event.index));
+        }
+    }
+    for verdict in &trace.verdicts {
+        prop_assert_eq!(verdict.detail.is_some(), verdict.broken_at.is_some());
+        if let Some(index) = verdict.broken_at {
+            prop_assert!(
+                (1..=length).contains(&index),
+                "{:?} broke at {} of {}",
+                verdict.invariant,
+                index,
+                length
+            );
+            prop_assert!(
+                trace.events[index as usize - 1]
+                    .broke
+                    .contains(&verdict.invariant),
+                "{:?} broke at {} but that event does not say so",
+                verdict.invariant,
+                index
+            );
+        }
+    }
+
+    // Each call of the fault planner counts one more occurrence of its action, so the n-th
+    // values of one action run 1, 2, 3, .. with no gap.
+    let mut nth_last = BTreeMap::new();
+    for point in &trace.fault_points {
+        prop_assert!(!point.faults.is_empty(), "{:?}", point);
+        for fault in &point.faults {
+            prop_assert!(
+                fault.applies_to(point.at),
+                "{:?} listed at {:?}",
+                fault,
+                point.at
+            );
+        }
+        let last = nth_last.entry(point.at).or_insert(0);
+        prop_assert_eq!(point.nth, *last + 1, "{:?}", point);
+        *last = point.nth;
+    }
+    Ok(())
+}
+
+fn run_and_check(scenario: Scenario) -> Result<(), TestCaseError> {
+    prop_assert_eq!(scenario.validate(), Ok(()));
+    let trace = Engine::run(scenario.clone());
+    prop_assert!(
+        trace.is_ok(),
+        "a valid scenario was refused: {:?}",
+        trace.as_ref().err()
+    );
+    let trace = trace.unwrap();
+    check_trace(&scenario, &trace)?;
+
+    // Value equality here; byte equality of the JSON form is its own, smaller property, because
+    // in a debug build serializing a trace costs about six times as much as running it.
+    let again = Engine::run(scenario.clone()).expect("ran once, so runs again");
+    prop_assert!(again == trace, "two runs of one scenario differ");
+
+    // `run_quiet` is the same run without recording, so it must end where the trace ends: no
+    // state may change outside an event.
+    let (count, world, verdicts) = Engine::run_quiet(scenario).expect("ran, so runs quietly");
+    prop_assert_eq!(count, trace.len());
+    prop_assert!(
+        &world == last_state(&trace),
+        "the quiet run ends in {:?}, the trace in {:?}",
+        world,
+        last_state(&trace)
+    );
+    prop_assert_eq!(verdicts, trace.verdicts);
+    Ok(())
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // A failure is turned into a plain #[test] by hand (as below), so no regression file is
+        // written next to the sources.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(10_000))]
+
+    #[test]
+    fn every_valid_scenario_runs_to_a_well_formed_deterministic_trace(scenario in scenario()) {
+        run_and_check(scenario)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1_000))]
+
+    /// The bytes a browser and a native run compare: a map iterated in hash order, for one,
+    /// would keep the traces equal as values and still change these bytes.
+    #[test]
+    fn the_same_scenario_gives_the_same_json_bytes(scenario in scenario()) {
+        let one = Engine::run(scenario.clone()).expect("a valid scenario runs");
+        let two = Engine::run(scenario).expect("a valid scenario runs");
+        let one = serde_json::to_string(&one).expect("a trace serializes");
+        let two = serde_json::to_string(&two).expect("a trace serializes");
+        prop_assert!(one == two, "two runs of one scenario serialize differently");
+    }
+}
+
+/// One worker, one operation, the default design: a valid start that each test below changes.
+fn base() -> Scenario {
+    Scenario {
+        seed: 1,
+        workflow: WorkflowKind::Reserve,
+        design: Design::default(),
+        provider: ProviderConfig::default(),
+        operations: vec![Operation {
+            id: "OP-1".to_string(),
+            payload: Payload::from([("quantity".to_string(), Scalar::Int(1))]),
+        }],
+        workers: vec![WorkerPlan {
+            name: "coordinator".to_string(),
+            runs: vec![Run {
+                op: "OP-1".to_string(),
+                payload: None,
+                not_before: 0,
+                key: None,
+            }],
+        }],
+        faults: Vec::new(),
+        schedule: Schedule::Sequential,
+        step_cap: 100,
+    }
+}
+
+fn rule(fault: FaultKind, at: Action) -> FaultRule {
+    FaultRule {
+        fault,
+        at,
+        nth: Some(1),
+        worker: None,
+        chance_permille: None,
+    }
+}
+
+/// The error `validate` and `Engine::new` give, which must agree, and its message.
+fn refused(scenario: Scenario) -> (ScenarioError, String) {
+    let error = scenario.validate().expect_err("the scenario breaks a rule");
+    let from_engine = Engine::run(scenario).expect_err("the engine refuses it too");
+    assert_eq!(error, from_engine);
+    let message = error.to_string();
+    (error, message)
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    assert_eq!(base().validate(), Ok(()));
+}
+
+#[test]
+fn an_unknown_operation_is_named() {
+    let mut scenario = base();
+    scenario.workers[0].runs[0].op = "OP-404".to_string();
+    let (error, message) = refused(scenario);
+    assert!(
+        matches!(&error, ScenarioError::UnknownOperation { worker, op, known }
+            if worker == "coordinator" && op == "OP-404" && known == "OP-1"),
+        "{error:?}"
+    );
+    assert!(message.contains("\"OP-404\""), "{message}");
+    assert!(message.contains("\"coordinator\""), "{message}");
+    assert!(message.contains("known: OP-1"), "{message}");
+}
+
+#[test]
+fn a_duplicate_worker_name_is_named() {
+    let mut scenario = base();
+    scenario.workers.push(scenario.workers[0].clone());
+    let (error, message) = refused(scenario);
+    assert_eq!(
+        error,
+        ScenarioError::Duplicate {
+            what: "worker",
+            name: "coordinator".to_string()
+        }
+    );
+    assert!(
+        message.contains("worker \"coordinator\" is defined twice"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_fault_that_cannot_strike_there_is_named_with_where_it_can() {
+    let mut scenario = base();
+    scenario
+        .faults
+        .push(rule(FaultKind::LoseReply, Action::JournalGet));
+    let (error, message) = refused(scenario);
+    assert_eq!(
+        error,
+        ScenarioError::FaultDoesNotApply {
+            fault: "lose_reply".to_string(),
+            at: "journal.get".to_string(),
+            allowed: "provider.submit, table.write, sink.send".to_string(),
+        }
+    );
+    assert!(
+        message.contains("lose_reply cannot strike at journal.get"),
+        "{message}"
+    );
+    assert!(message.contains("provider.submit"), "{message}");
+}
+
+#[test]
+fn nth_zero_is_out_of_range() {
+    let mut scenario = base();
+    scenario.faults.push(FaultRule {
+        nth: Some(0),
+        ..rule(FaultKind::LoseReply, Action::ProviderSubmit)
+    });
+    let (error, message) = refused(scenario);
+    assert!(
+        matches!(&error, ScenarioError::OutOfRange { field, value: 0, min: 1, .. }
+            if field == "nth of fault lose_reply"),
+        "{error:?}"
+    );
+    assert!(
+        message.contains("nth of fault lose_reply is 0"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_chance_over_a_thousand_permille_is_out_of_range() {
+    let mut scenario = base();
+    scenario.faults.push(FaultRule {
+        nth: None,
+        chance_permille: Some(1001),
+        ..rule(FaultKind::Busy, Action::ProviderSubmit)
+    });
+    let (error, message) = refused(scenario);
+    assert_eq!(
+        error,
+        ScenarioError::OutOfRange {
+            field: "chance_permille of fault busy".to_string(),
+            value: 1001,
+            min: 0,
+            max: 1000,
+        }
+    );
+    assert!(
+        message.contains("chance_permille of fault busy is 1001"),
+        "{message}"
+    );
+    assert!(message.contains("between 0 and 1000"), "{message}");
+}
+
+#[test]
+fn a_step_cap_of_zero_is_out_of_range() {
+    let mut scenario = base();
+    scenario.step_cap = 0;
+    let (error, message) = refused(scenario);
+    assert!(
+        matches!(&error, ScenarioError::OutOfRange { field, value: 0, min: 1, .. }
+            if field == "step_cap"),
+        "{error:?}"
+    );
+    assert!(message.contains("step_cap is 0"), "{message}");
+}
+
+/// A request still in flight when the workers are done commits in an event of its own. Before
+/// cb23b2b the engine committed it after the last event (`drain_in_flight`), so the trace's last
+/// state and every verdict missed an effect that happened. Here the second submit times out
+/// with its request in flight; without provider dedup its late commit is a second effect of
+/// OP-1, which `one_effect` exists to catch.
+#[test]
+fn a_request_still_in_flight_at_the_end_is_not_hidden_from_the_trace() {
+    let mut scenario = base();
+    scenario.design.reconcile = false;
+    scenario.provider.dedup = false;
+    let again = scenario.workers[0].runs[0].clone();
+    scenario.workers[0].runs.push(again);
+    scenario.faults = vec![
+        rule(FaultKind::LoseReply, Action::ProviderSubmit),
+        FaultRule {
+            nth: Some(2),
+            ..rule(FaultKind::Timeout, Action::ProviderSubmit)
+        },
+    ];
+    let trace = Engine::run(scenario.clone()).expect("a valid scenario runs");
+    let (_, world, _) = Engine::run_quiet(scenario).expect("a valid scenario runs");
+    let shown = last_state(&trace);
+    assert_eq!(
+        (shown.provider.len(), shown.in_flight.len(), shown.tick),
+        (world.provider.len(), world.in_flight.len(), world.tick),
+        "(provider records, requests in flight, tick): the trace ends before the run does"
+    );
+    assert_eq!(
+        world.provider_effects("OP-1"),
+        2,
+        "a lost reply, then a late commit"
+    );
+    let late = trace
+        .events
+        .iter()
+        .find(|event| event.actor == LATE_COMMIT_ACTOR)
+        .expect("the late commit is an event");
+    assert_eq!(late.action, Action::ProviderSubmit);
+    assert_eq!(late.state.provider_effects("OP-1"), 2);
+    let one_effect = &trace.verdicts[0];
+    assert_eq!(one_effect.invariant, Invariant::OneEffect);
+    assert_eq!(
+        one_effect.broken_at,
+        Some(late.index),
+        "the second effect is the late commit's"
+    );
+}
+
+/// The engine at d036097 fails this: `validate` puts no bound on these numbers, and the engine
+/// adds them to the clock with plain `+`, so a scenario `validate` accepts panics with "attempt
+/// to add with overflow" in a debug build and wraps in a release build (where a retention of
+/// `u32::MAX` ticks, meant as "keep keys forever", wraps to "forget them at once"). Either
+/// answer is right: refuse the scenario with a `ScenarioError`, or run it.
+#[test]
+fn numbers_that_validate_accepts_do_not_overflow_the_clock() {
+    let busy_once = rule(FaultKind::Busy, Action::ProviderSubmit);
+    let lose_reply_once = rule(FaultKind::LoseReply, Action::ProviderSubmit);
+    let mut cases: Vec<(&str, Scenario)> = Vec::new();
+    let mut twice = base();
+    let again = twice.workers[0].runs[0].clone();
+    twice.workers[0].runs.push(again);
+
+    let mut scenario = twice.clone();
+    scenario.design.retry.attempts_max = 2;
+    scenario.design.retry.delay_base_ticks = u32::MAX;
+    scenario.faults = vec![busy_once];
+    cases.push((
+        "design.retry.delay_base_ticks (no jitter)",
+        scenario.clone(),
+    ));
+    scenario.design.retry.jitter = Jitter::Full;
+    cases.push(("design.retry.delay_base_ticks (full jitter)", scenario));
+
+    let mut scenario = twice.clone();
+    scenario.workers[0].runs[1].not_before = u32::MAX;
+    cases.push(("workers.runs.not_before", scenario));
+
+    // The first reply is lost, so the second run asks the provider again: by lookup, which
+    // reads the staleness window, or by a blind submit, which reads the retention window.
+    let mut scenario = twice;
+    scenario.faults = vec![lose_reply_once];
+    scenario.provider.lookup_stale_ticks = u32::MAX;
+    cases.push(("provider.lookup_stale_ticks", scenario.clone()));
+    scenario.provider.lookup_stale_ticks = 0;
+    scenario.provider.retention_ticks = u32::MAX;
+    scenario.design.reconcile = false;
+    cases.push(("provider.retention_ticks", scenario));
+
+    let panicked: Vec<&str> = cases
+        .into_iter()
+        .filter(|(_, scenario)| {
+            scenario.validate().is_ok()
+                && std::panic::catch_unwind(|| Engine::run(scenario.clone())).is_err()
+        })
+        .map(|(field, _)| field)
+        .collect();
+    assert!(
+        panicked.is_empty(),
+        "valid scenarios panicked with u32::MAX in: {}",
+        panicked.join(", ")
+    );
+}
