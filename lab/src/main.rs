@@ -4,6 +4,7 @@
 //!   lesson file, whose variants run in turn) and prints the trace and the invariant verdicts.
 //! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -115,7 +116,6 @@ fn run(args: &[String]) -> ExitCode {
         Ok(scenarios) => scenarios,
         Err(errors) => return report(&errors),
     };
-    let mut broken = false;
     for (name, mut scenario) in scenarios {
         if let Some(seed) = options.seed {
             scenario.seed = seed;
@@ -131,18 +131,21 @@ fn run(args: &[String]) -> ExitCode {
                 }])
             }
         };
-        broken |= trace.first_broken().is_some();
-        if options.json {
-            println!(
-                "{}",
-                serde_json::to_string(&trace).expect("a trace always serializes")
-            );
+        let written = if options.json {
+            // Written by hand so the trace keeps its field order (json! would sort the keys).
+            let name = serde_json::to_string(&name).expect("a string always serializes");
+            let trace = serde_json::to_string(&trace).expect("a trace always serializes");
+            writeln!(std::io::stdout(), "{{"name":{name},"trace":{trace}}}")
         } else {
-            print_trace(&name, &trace);
+            print_trace(&name, &trace)
+        };
+        // A closed pipe (`lab run ... | head`) is the reader's choice, not an error.
+        if written.is_err() {
+            return ExitCode::SUCCESS;
         }
     }
-    // Exit 0 either way: a broken invariant is a finding about the design, not a tool error.
-    let _ = broken;
+    // Exit 0 whether invariants broke or not: a broken invariant is a finding about the design,
+    // not a failure of the tool.
     ExitCode::SUCCESS
 }
 
@@ -190,12 +193,19 @@ fn scenarios(
     Ok(vec![(file.display().to_string(), scenario)])
 }
 
-fn print_trace(name: &str, trace: &Trace) {
-    println!("== {name} (seed {}, {} events)", trace.seed, trace.len());
-    println!(
+fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "== {name} (seed {}, {} events)",
+        trace.seed,
+        trace.len()
+    )?;
+    writeln!(
+        out,
         "{:>4} {:>4}  {:<12} {:<16} {:<14} outcome",
         "#", "tick", "actor", "action", "fault"
-    );
+    )?;
     for event in &trace.events {
         let fault = event.fault.map(|fault| fault.name()).unwrap_or("");
         let broke: Vec<&str> = event.broke.iter().map(|invariant| invariant.id()).collect();
@@ -204,7 +214,8 @@ fn print_trace(name: &str, trace: &Trace) {
         } else {
             format!("   !! breaks {}", broke.join(", "))
         };
-        println!(
+        writeln!(
+            out,
             "{:>4} {:>4}  {:<12} {:<16} {:<14} {}{}",
             event.index,
             event.tick,
@@ -213,20 +224,22 @@ fn print_trace(name: &str, trace: &Trace) {
             fault,
             event.outcome,
             mark
-        );
+        )?;
     }
-    println!("-- invariants");
+    writeln!(out, "-- invariants")?;
     for verdict in &trace.verdicts {
         match verdict.broken_at {
-            None => println!("   holds   {}", verdict.invariant.statement()),
-            Some(at) => println!(
+            None => writeln!(out, "   holds   {}", verdict.invariant.statement())?,
+            Some(at) => writeln!(
+                out,
                 "   BROKEN  {} (event {at}: {})",
                 verdict.invariant.statement(),
                 verdict.detail.clone().unwrap_or_default()
-            ),
+            )?,
         }
     }
     for (worker, results) in trace.results() {
-        println!("-- {worker} returned {results:?}");
+        writeln!(out, "-- {worker} returned {results:?}")?;
     }
+    Ok(())
 }
