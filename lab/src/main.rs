@@ -135,7 +135,7 @@ fn run(args: &[String]) -> ExitCode {
             // Written by hand so the trace keeps its field order (json! would sort the keys).
             let name = serde_json::to_string(&name).expect("a string always serializes");
             let trace = serde_json::to_string(&trace).expect("a trace always serializes");
-            writeln!(std::io::stdout(), "{{"name":{name},"trace":{trace}}}")
+            writeln!(std::io::stdout(), r#"{{"name":{name},"trace":{trace}}}"#)
         } else {
             print_trace(&name, &trace)
         };
