@@ -4,17 +4,458 @@
 //! Parsing and the reducer are pure and tested natively; only `storage` and `provider` touch the
 //! browser.
 
-mod progress;
-mod provider;
-mod settings;
-mod state;
+pub mod progress;
+pub mod provider;
+pub mod settings;
+pub mod state;
 mod storage;
-mod versioned;
+pub mod versioned;
 
-pub use progress::{LessonProgress, Progress, PROGRESS_VERSION};
-pub use provider::{
-    use_app, use_app_dispatch, AppContext, AppDispatcher, LoadNotice, StoreProvider,
-};
-pub use settings::{Settings, Speed, Theme, SETTINGS_VERSION};
-pub use state::{AppAction, AppState};
-pub use versioned::{parse, to_json, ReadError, Versioned, TEXT_BYTES_MAX};
+pub use progress::{LessonProgress, Progress};
+pub use provider::{use_app, use_app_dispatch, LoadNotice, RecordVisit, StoreProvider};
+pub use settings::{Speed, Theme};
+pub use state::AppAction;
+pub use versioned::{parse, to_json, ReadError, TEXT_BYTES_MAX};
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+
+    use yew::Reducible;
+
+    use super::progress::{LESSONS_MAX, LESSON_ID_BYTES_MAX, PROGRESS_VERSION};
+    use super::settings::{Settings, Speed, SETTINGS_VERSION};
+    use super::state::{load_notice, AppState};
+    use super::versioned::restore;
+    use super::*;
+
+    fn visit(lesson: &str, step: u32, total: u32) -> AppAction {
+        AppAction::Visit {
+            lesson: lesson.to_string(),
+            step,
+            total,
+        }
+    }
+
+    fn reduce(state: &Rc<AppState>, action: AppAction) -> Rc<AppState> {
+        Rc::clone(state).reduce(action)
+    }
+
+    fn progress_of(lessons: &[(&str, u32, u32, bool)], last: Option<(&str, u32)>) -> Progress {
+        Progress {
+            version: PROGRESS_VERSION,
+            lessons: lessons
+                .iter()
+                .map(|&(id, furthest, total, completed)| {
+                    let lesson = LessonProgress {
+                        furthest,
+                        total,
+                        completed,
+                    };
+                    (id.to_string(), lesson)
+                })
+                .collect(),
+            last: last.map(|(id, step)| (id.to_string(), step)),
+        }
+    }
+
+    fn invalid(text: &str) -> String {
+        match parse::<Progress>(text) {
+            Err(ReadError::Invalid { detail }) => detail,
+            other => panic!("expected an invalid value, got {other:?}"),
+        }
+    }
+
+    // The saved format, pinned: changing it without bumping the version would misread every
+    // learner's saved data.
+    #[test]
+    fn progress_format_is_pinned() {
+        let progress = progress_of(&[("lost-reply", 3, 10, false)], Some(("lost-reply", 2)));
+        let text = serde_json::to_string(&progress).unwrap();
+        assert_eq!(
+            text,
+            r#"{"version":1,"lessons":{"lost-reply":{"furthest":3,"total":10,"completed":false}},"last":["lost-reply",2]}"#
+        );
+        assert_eq!(parse::<Progress>(&text), Ok(progress.clone()));
+        let pretty = to_json(&progress).unwrap();
+        assert_eq!(parse::<Progress>(&pretty), Ok(progress));
+    }
+
+    #[test]
+    fn settings_format_is_pinned() {
+        let settings = Settings {
+            version: SETTINGS_VERSION,
+            theme: Theme::Dark,
+            presenter: true,
+            speed: Speed::Fast,
+        };
+        let text = serde_json::to_string(&settings).unwrap();
+        assert_eq!(
+            text,
+            r#"{"version":1,"theme":"dark","presenter":true,"speed":"fast"}"#
+        );
+        assert_eq!(parse::<Settings>(&text), Ok(settings));
+        assert_eq!(
+            parse::<Settings>(
+                r#"{"version":1,"theme":"system","presenter":false,"speed":"normal"}"#
+            ),
+            Ok(Settings::default())
+        );
+    }
+
+    #[test]
+    fn missing_value_gives_defaults_without_an_error() {
+        assert_eq!(restore::<Progress>(None), (Progress::default(), None));
+        assert_eq!(restore::<Settings>(None), (Settings::default(), None));
+    }
+
+    #[test]
+    fn unreadable_value_gives_defaults_with_the_reason() {
+        let (progress, error) = restore::<Progress>(Some("{not json"));
+        assert_eq!(progress, Progress::default());
+        assert!(
+            matches!(error, Some(ReadError::NotJson { .. })),
+            "{error:?}"
+        );
+        let (settings, error) = restore::<Settings>(Some(
+            r#"{"version":1,"theme":"purple","presenter":false,"speed":"normal"}"#,
+        ));
+        assert_eq!(settings, Settings::default());
+        assert!(matches!(error, Some(ReadError::Shape { .. })), "{error:?}");
+    }
+
+    #[test]
+    fn parse_names_what_is_wrong() {
+        assert!(matches!(
+            parse::<Progress>(""),
+            Err(ReadError::NotJson { .. })
+        ));
+        for text in ["null", "[]", "\"progress\"", "42"] {
+            assert_eq!(
+                parse::<Progress>(text),
+                Err(ReadError::NotAnObject),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            parse::<Progress>(r#"{"lessons":{},"last":null}"#),
+            Err(ReadError::NoVersion)
+        );
+        // Shape errors name the field.
+        let Err(ReadError::Shape { detail }) = parse::<Progress>(r#"{"version":1,"lessons":[]}"#)
+        else {
+            panic!("a list of lessons is the wrong shape");
+        };
+        assert!(detail.contains("map"), "{detail}");
+        let Err(ReadError::Shape { detail }) = parse::<Progress>(r#"{"version":1,"last":null}"#)
+        else {
+            panic!("a value without `lessons` is the wrong shape");
+        };
+        assert!(detail.contains("lessons"), "{detail}");
+        // A settings value is not progress.
+        let settings = serde_json::to_string(&Settings::default()).unwrap();
+        assert!(matches!(
+            parse::<Progress>(&settings),
+            Err(ReadError::Shape { .. })
+        ));
+    }
+
+    #[test]
+    fn other_versions_are_refused_before_their_fields_are_read() {
+        for (version, found) in [
+            ("0", "0"),
+            ("2", "2"),
+            ("\"1\"", "\"1\""),
+            ("1.5", "1.5"),
+            ("-1", "-1"),
+        ] {
+            // Fields an older format might have had: the version is what is reported.
+            let text = format!(r#"{{"version":{version},"done":["lost-reply"]}}"#);
+            assert_eq!(
+                parse::<Progress>(&text),
+                Err(ReadError::Version {
+                    found: found.to_string(),
+                    expected: PROGRESS_VERSION
+                }),
+                "{text}"
+            );
+        }
+        let Err(error) = parse::<Settings>(r#"{"version":0,"dark":true}"#) else {
+            panic!("version 0 settings are refused");
+        };
+        assert_eq!(
+            error.to_string(),
+            "it has format version 0, and this version of the lab reads only version 1"
+        );
+    }
+
+    #[test]
+    fn impossible_values_are_refused() {
+        let detail = invalid(
+            r#"{"version":1,"lessons":{"a":{"furthest":11,"total":10,"completed":false}},"last":null}"#,
+        );
+        assert!(detail.contains("step 11 of 10"), "{detail}");
+        invalid(
+            r#"{"version":1,"lessons":{"a":{"furthest":0,"total":10,"completed":false}},"last":null}"#,
+        );
+        invalid(
+            r#"{"version":1,"lessons":{"a":{"furthest":0,"total":0,"completed":true}},"last":null}"#,
+        );
+        invalid(
+            r#"{"version":1,"lessons":{"":{"furthest":1,"total":1,"completed":true}},"last":null}"#,
+        );
+        let detail = invalid(r#"{"version":1,"lessons":{},"last":["gone",1]}"#);
+        assert!(detail.contains("\"gone\""), "{detail}");
+        let detail = invalid(
+            r#"{"version":1,"lessons":{"a":{"furthest":2,"total":4,"completed":false}},"last":["a",5]}"#,
+        );
+        assert!(detail.contains("1 to 4"), "{detail}");
+        let long = "x".repeat(LESSON_ID_BYTES_MAX as usize + 1);
+        invalid(&format!(
+            r#"{{"version":1,"lessons":{{"{long}":{{"furthest":1,"total":1,"completed":true}}}},"last":null}}"#
+        ));
+    }
+
+    #[test]
+    fn quoted_outside_text_is_cut_short() {
+        let long = "y".repeat(500);
+        let detail = invalid(&format!(
+            r#"{{"version":1,"lessons":{{}},"last":["{long}",1]}}"#
+        ));
+        assert!(detail.len() < 200, "{detail}");
+        assert!(detail.contains('…'), "{detail}");
+    }
+
+    #[test]
+    fn too_many_lessons_are_refused() {
+        let lessons: BTreeMap<String, LessonProgress> = (0..=LESSONS_MAX)
+            .map(|index| {
+                let lesson = LessonProgress {
+                    furthest: 1,
+                    total: 1,
+                    completed: true,
+                };
+                (format!("lesson-{index}"), lesson)
+            })
+            .collect();
+        let progress = Progress {
+            version: PROGRESS_VERSION,
+            lessons,
+            last: None,
+        };
+        let text = serde_json::to_string(&progress).unwrap();
+        assert!(invalid(&text).contains("at most 1000"));
+    }
+
+    #[test]
+    fn oversized_text_is_refused_unread() {
+        let text = format!("{{\"pad\":\"{}\"}}", " ".repeat(TEXT_BYTES_MAX as usize));
+        assert!(matches!(
+            parse::<Progress>(&text),
+            Err(ReadError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn load_notice_says_what_happened() {
+        assert_eq!(load_notice(None, None, true), None);
+        let broken = ReadError::NotJson {
+            detail: "expected value at line 1 column 1".to_string(),
+        };
+        let notice = load_notice(Some(&broken), None, true).unwrap();
+        assert_eq!(
+            notice,
+            "Your saved progress could not be read (it is not valid JSON: expected value at line 1 column 1) and was reset. Lessons still work."
+        );
+        let notice = load_notice(None, Some(&ReadError::NoVersion), true).unwrap();
+        assert_eq!(
+            notice,
+            "Your saved settings could not be read (it has no format version) and were reset to the defaults."
+        );
+        let both = load_notice(Some(&broken), Some(&ReadError::NoVersion), true).unwrap();
+        assert!(both.starts_with("Your saved progress") && both.contains("Your saved settings"));
+        let unavailable = load_notice(None, None, false).unwrap();
+        assert!(unavailable.contains("forgotten"), "{unavailable}");
+    }
+
+    #[test]
+    fn loaded_state_carries_the_notice_until_dismissed() {
+        let state = Rc::new(AppState::loaded(
+            restore::<Progress>(Some("[]")),
+            restore::<Settings>(None),
+            true,
+        ));
+        assert_eq!(*state.progress, Progress::default());
+        assert!(state
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("it is not a JSON object"));
+        let dismissed = reduce(&state, AppAction::DismissNotice);
+        assert_eq!(dismissed.notice, None);
+        assert!(Rc::ptr_eq(
+            &dismissed,
+            &reduce(&dismissed, AppAction::DismissNotice)
+        ));
+    }
+
+    #[test]
+    fn visit_records_furthest_step_and_last() {
+        let state = Rc::new(AppState::default());
+        let state = reduce(&state, visit("lost-reply", 3, 10));
+        let state = reduce(&state, visit("lost-reply", 2, 10));
+        assert_eq!(
+            *state.progress,
+            progress_of(&[("lost-reply", 3, 10, false)], Some(("lost-reply", 2)))
+        );
+        let state = reduce(&state, visit("naive-retry", 1, 4));
+        assert_eq!(state.progress.lessons.len(), 2);
+        assert_eq!(state.progress.last, Some(("naive-retry".to_string(), 1)));
+    }
+
+    #[test]
+    fn reaching_the_last_step_completes_a_lesson_for_good() {
+        let state = Rc::new(AppState::default());
+        let state = reduce(&state, visit("lost-reply", 10, 10));
+        assert!(state.progress.lessons["lost-reply"].completed);
+        let state = reduce(&state, visit("lost-reply", 1, 10));
+        assert!(state.progress.lessons["lost-reply"].completed);
+        // The lesson grew in an update: still completed, with the new total.
+        let state = reduce(&state, visit("lost-reply", 2, 12));
+        assert_eq!(
+            state.progress.lessons["lost-reply"],
+            LessonProgress {
+                furthest: 10,
+                total: 12,
+                completed: true
+            }
+        );
+    }
+
+    #[test]
+    fn a_shorter_lesson_clamps_the_furthest_step() {
+        let state = Rc::new(AppState::default());
+        let state = reduce(&state, visit("lost-reply", 9, 10));
+        let state = reduce(&state, visit("lost-reply", 1, 6));
+        assert_eq!(
+            state.progress.lessons["lost-reply"],
+            LessonProgress {
+                furthest: 6,
+                total: 6,
+                completed: true
+            }
+        );
+    }
+
+    #[test]
+    fn visits_that_change_nothing_keep_the_same_state() {
+        let state = reduce(&Rc::new(AppState::default()), visit("lost-reply", 2, 5));
+        for action in [
+            visit("lost-reply", 2, 5),
+            visit("lost-reply", 0, 5),
+            visit("lost-reply", 6, 5),
+            visit("lost-reply", 1, 0),
+            visit("", 1, 5),
+            visit(&"z".repeat(LESSON_ID_BYTES_MAX as usize + 1), 1, 5),
+        ] {
+            assert!(
+                Rc::ptr_eq(&state, &reduce(&state, action.clone())),
+                "{action:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_reachable_progress_is_valid_and_round_trips() {
+        // A fixed pseudo-random walk over lessons, steps and totals, including bad ones.
+        let mut seed: u32 = 0x2545_f491;
+        let mut state = Rc::new(AppState::default());
+        for _ in 0..2_000 {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let lesson = ["a", "b", "c", ""][(seed >> 28) as usize % 4];
+            let total = (seed >> 8) % 7;
+            let step = (seed >> 16) % 9;
+            state = reduce(&state, visit(lesson, step, total));
+            let text = to_json(&*state.progress).unwrap();
+            assert_eq!(parse::<Progress>(&text).as_ref(), Ok(&*state.progress));
+            for lesson in state.progress.lessons.values() {
+                assert!(lesson.furthest >= 1 && lesson.furthest <= lesson.total);
+            }
+        }
+    }
+
+    #[test]
+    fn settings_actions() {
+        let state = Rc::new(AppState::default());
+        let dark = reduce(&state, AppAction::SetTheme(Theme::Dark));
+        assert_eq!(dark.settings.theme, Theme::Dark);
+        assert!(Rc::ptr_eq(
+            &dark,
+            &reduce(&dark, AppAction::SetTheme(Theme::Dark))
+        ));
+        let presenting = reduce(&dark, AppAction::TogglePresenter);
+        assert!(presenting.settings.presenter);
+        assert!(
+            !reduce(&presenting, AppAction::TogglePresenter)
+                .settings
+                .presenter
+        );
+        let slow = reduce(&presenting, AppAction::SetSpeed(Speed::Slow));
+        assert_eq!(slow.settings.speed, Speed::Slow);
+        assert_eq!(slow.settings.theme, Theme::Dark);
+        // Settings never touch progress.
+        assert!(Rc::ptr_eq(&slow.progress, &state.progress));
+        let replaced = reduce(&slow, AppAction::ReplaceSettings(Settings::default()));
+        assert_eq!(replaced.settings, Settings::default());
+    }
+
+    #[test]
+    fn import_replaces_valid_progress_only() {
+        let state = reduce(&Rc::new(AppState::default()), visit("lost-reply", 2, 5));
+        let imported = progress_of(&[("naive-retry", 4, 4, true)], Some(("naive-retry", 4)));
+        let next = reduce(&state, AppAction::ImportProgress(imported.clone()));
+        assert_eq!(*next.progress, imported);
+        let impossible = progress_of(&[("naive-retry", 5, 4, false)], None);
+        assert!(Rc::ptr_eq(
+            &next,
+            &reduce(&next, AppAction::ImportProgress(impossible))
+        ));
+        let older = Progress {
+            version: 0,
+            ..imported
+        };
+        assert!(Rc::ptr_eq(
+            &next,
+            &reduce(&next, AppAction::ImportProgress(older))
+        ));
+    }
+
+    #[test]
+    fn reset_forgets_progress_and_keeps_settings() {
+        let state = reduce(
+            &Rc::new(AppState::default()),
+            AppAction::SetTheme(Theme::Light),
+        );
+        let state = reduce(&state, visit("lost-reply", 2, 5));
+        let reset = reduce(&state, AppAction::ResetProgress);
+        assert_eq!(*reset.progress, Progress::default());
+        assert_eq!(reset.settings.theme, Theme::Light);
+        assert!(Rc::ptr_eq(
+            &reset,
+            &reduce(&reset, AppAction::ResetProgress)
+        ));
+    }
+
+    #[test]
+    fn themes_and_speeds() {
+        for theme in Theme::ALL {
+            assert_eq!(Theme::from_value(theme.value()), Some(theme));
+        }
+        assert_eq!(Theme::from_value("purple"), None);
+        assert_eq!(Theme::System.attribute(), None);
+        assert_eq!(Theme::Dark.attribute(), Some("dark"));
+        assert!(Speed::Slow.delay_ms() > Speed::Normal.delay_ms());
+        assert!(Speed::Normal.delay_ms() > Speed::Fast.delay_ms());
+    }
+}

@@ -177,7 +177,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         <section class="diagram" aria-labelledby="diagram-title">
             <h2 id="diagram-title" class="panel-title">{ "Sequence diagram" }</h2>
             <div class="diagram-scroll">
-                <svg role="img" aria-label={label} viewBox={format!("0 0 {width} {height}")} width={width.to_string()} height={height.to_string()}>
+                <svg role="img" aria-label={label} viewBox={format!("0 0 {width} {height}")} style={format!("max-width: {width}px")}>
                     { for heads }
                     { for rows }
                 </svg>

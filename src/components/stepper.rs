@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::store::Speed;
+
 #[derive(Properties, PartialEq)]
 pub struct StepperProps {
     /// The current frame, 0-based.
@@ -14,6 +16,9 @@ pub struct StepperProps {
     pub ontoggleplay: Callback<()>,
     /// Frames worth jumping to, with what happens there.
     pub markers: Vec<(u32, String)>,
+    /// Playback speed, and a way to change it.
+    pub speed: Speed,
+    pub onspeed: Callback<Speed>,
 }
 
 #[component]
@@ -34,6 +39,18 @@ pub fn Stepper(props: &StepperProps) -> Html {
             let input: web_sys::HtmlInputElement = event.target_unchecked_into();
             if let Ok(step) = input.value().parse::<u32>() {
                 ongo.emit(step.saturating_sub(1));
+            }
+        })
+    };
+    let onspeedchange = {
+        let onspeed = props.onspeed.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            if let Some(speed) = Speed::ALL
+                .into_iter()
+                .find(|speed| speed.label() == select.value())
+            {
+                onspeed.emit(speed);
             }
         })
     };
@@ -60,6 +77,14 @@ pub fn Stepper(props: &StepperProps) -> Html {
                 <button type="button" class="primary" onclick={go((frame + 1).min(last))} disabled={frame >= last}>
                     { "Next" }<span aria-hidden="true">{ " →" }</span>
                 </button>
+                <label class="speed">
+                    { "Speed " }
+                    <select onchange={onspeedchange}>
+                        { for Speed::ALL.iter().map(|speed| html! {
+                            <option value={speed.label()} selected={*speed == props.speed}>{ speed.label() }</option>
+                        }) }
+                    </select>
+                </label>
                 <span class="step-count" aria-live="polite">{ format!("Step {} of {}", frame + 1, props.total) }</span>
             </div>
             <label class="scrubber">

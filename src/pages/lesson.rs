@@ -20,6 +20,7 @@ use crate::course::course;
 use crate::frames::{narrative_at, Frames};
 use crate::pages::not_found::NotFound;
 use crate::route::Route;
+use crate::store::{use_app, use_app_dispatch, AppAction, RecordVisit, Speed};
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPageProps {
@@ -57,9 +58,6 @@ fn parse_step(step: Option<&AttrValue>, frames: &Frames) -> (u32, Option<String>
         ),
     }
 }
-
-/// Milliseconds between frames while playing.
-const PLAY_DELAY_MS: u32 = 1100;
 
 /// The learner is typing in a field: keys are theirs, not shortcuts.
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
@@ -153,6 +151,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     let navigator = use_navigator().expect("the lesson page is inside a router");
     let playing = use_state(|| false);
     let help = use_state(|| false);
+    let text_hidden = use_state(|| false);
+    let app = use_app();
+    let dispatch = use_app_dispatch();
+    let speed = app.settings.speed;
     let Some(lesson) = course.lesson(&props.id).cloned() else {
         let message = format!(
             "There is no lesson called \"{}\". It may have been renamed.",
@@ -193,15 +195,20 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         // Playback: one frame per tick while playing; stops by itself at the end.
         let playing = playing.clone();
         let go = go.clone();
-        use_effect_with((*playing, frame), move |&(is_playing, frame)| {
-            let timer = (is_playing && frame < last).then(|| {
-                gloo::timers::callback::Timeout::new(PLAY_DELAY_MS, move || go.emit(frame + 1))
-            });
-            if is_playing && frame >= last {
-                playing.set(false);
-            }
-            move || drop(timer)
-        });
+        use_effect_with(
+            (*playing, frame, speed),
+            move |&(is_playing, frame, speed)| {
+                let timer = (is_playing && frame < last).then(|| {
+                    gloo::timers::callback::Timeout::new(speed.delay_ms(), move || {
+                        go.emit(frame + 1)
+                    })
+                });
+                if is_playing && frame >= last {
+                    playing.set(false);
+                }
+                move || drop(timer)
+            },
+        );
     }
     {
         // Keyboard: arrows (and a presentation remote's Page keys) step, Home/End jump, space plays.
@@ -267,6 +274,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let playing = playing.clone();
         Callback::from(move |_| playing.set(!*playing))
     };
+    let onspeed = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)))
+    };
+    let ontoggletext = {
+        let text_hidden = text_hidden.clone();
+        Callback::from(move |_: MouseEvent| text_hidden.set(!*text_hidden))
+    };
     let onclosehelp = {
         let help = help.clone();
         Callback::from(move |_| help.set(false))
@@ -300,15 +315,22 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                 <span aria-current="page">{ lesson.title.clone() }</span>
             </nav>
             <h1>{ lesson.title.clone() }</h1>
+            <RecordVisit lesson={lesson.id.clone()} step={frame + 1} total={frames.total()} />
             if let Some(notice) = notice {
                 <p class="notice" role="status">{ notice }</p>
             }
-            <p class="shortcut-hint">{ "Keys: ← → step · Space play · Home/End · ? all shortcuts" }</p>
+            <div class="lesson-tools">
+                <button type="button" aria-expanded={(!*text_hidden).to_string()} aria-controls="lesson-text" onclick={ontoggletext}>
+                    { if *text_hidden { "Show lesson text" } else { "Hide lesson text" } }
+                </button>
+                <p class="shortcut-hint">{ "Keys: ← → step · Space play · Home/End · p presenter · ? all shortcuts" }</p>
+            </div>
             if *help {
                 <Shortcuts onclose={onclosehelp} />
             }
-            <div class="lesson-grid">
+            <div class={classes!("lesson-grid", text_hidden.then_some("text-hidden"))}>
                 <Narrative
+                    hidden={*text_hidden}
                     step={narrative.as_ref().map(|(_, step)| step.clone())}
                     number={narrative.as_ref().map(|(index, _)| *index as u32 + 1).unwrap_or(0)}
                     count={lesson.steps.len() as u32}
@@ -321,14 +343,14 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         starts={starts}
                         ongo={go.clone()}
                     />
-                    <Stepper frame={frame} total={frames.total()} ongo={go.clone()} playing={*playing} {ontoggleplay} {markers} />
+                    <Stepper frame={frame} total={frames.total()} ongo={go.clone()} playing={*playing} {ontoggleplay} {markers} {speed} {onspeed} />
                     <EventCard event={event} cursor={cursor} events={trace.len()} lanes={lane_names} />
                     <RecordTable world={world} previous={previous} operations={operations} lanes={trace.lanes.clone()} />
+                    <SequenceDiagram lanes={trace.lanes.clone()} events={trace.events.clone()} cursor={cursor} />
                     <div class="lab-pair">
-                        <SequenceDiagram lanes={trace.lanes.clone()} events={trace.events.clone()} cursor={cursor} />
                         <CodePanel code={trace.code.clone()} line={line} />
+                        <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} />
                     </div>
-                    <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} />
                 </section>
             </div>
         </main>

@@ -11,11 +11,11 @@ use super::versioned::{quote, Versioned};
 pub const PROGRESS_VERSION: u32 = 1;
 
 /// At most this many lessons are kept: the course has a handful, so more means a broken file.
-const LESSONS_MAX: u32 = 1_000;
+pub const LESSONS_MAX: u32 = 1_000;
 /// The longest lesson id kept, in bytes.
-const LESSON_ID_BYTES_MAX: u32 = 200;
+pub const LESSON_ID_BYTES_MAX: u32 = 200;
 /// The most steps a lesson may have.
-const STEPS_MAX: u32 = 1_000_000;
+pub const STEPS_MAX: u32 = 1_000_000;
 
 /// The learner's progress through the course.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -57,11 +57,36 @@ pub fn use_app() -> AppContext {
 }
 
 /// Dispatches actions without subscribing to the state. Call it inside `StoreProvider`.
-// The lesson page will dispatch `Visit` with it.
-#[allow(dead_code)]
 #[hook]
 pub fn use_app_dispatch() -> AppDispatcher {
     use_context::<AppDispatcher>().expect("use_app_dispatch is called inside StoreProvider")
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RecordVisitProps {
+    pub lesson: AttrValue,
+    /// The 1-based step shown.
+    pub step: u32,
+    /// How many steps the lesson has.
+    pub total: u32,
+}
+
+/// Records that the learner is at `step` of `lesson` whenever the props change; renders nothing.
+/// A component rather than a hook, so a page can place it after its early returns.
+#[component]
+pub fn RecordVisit(props: &RecordVisitProps) -> Html {
+    let dispatcher = use_app_dispatch();
+    use_effect_with(
+        (props.lesson.clone(), props.step, props.total),
+        move |(lesson, step, total)| {
+            dispatcher.dispatch(AppAction::Visit {
+                lesson: lesson.to_string(),
+                step: *step,
+                total: *total,
+            });
+        },
+    );
+    Html::default()
 }
 
 /// Why saved data was reset, at the top of the page until dismissed.

@@ -93,9 +93,19 @@ pub enum Speed {
 }
 
 impl Speed {
+    /// Every speed, slowest first.
+    pub const ALL: [Speed; 3] = [Speed::Slow, Speed::Normal, Speed::Fast];
+
+    /// What the speed control says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::Slow => "Slow",
+            Speed::Normal => "Normal",
+            Speed::Fast => "Fast",
+        }
+    }
+
     /// The pause between two steps: slow 2000 ms, normal 1200 ms, fast 600 ms.
-    // Kept for playback, which is not built yet.
-    #[allow(dead_code)]
     pub fn delay_ms(self) -> u32 {
         match self {
             Speed::Slow => 2_000,

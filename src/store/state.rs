@@ -29,8 +29,6 @@ pub enum AppAction {
     },
     SetTheme(Theme),
     TogglePresenter,
-    // Kept for playback, which is not built yet.
-    #[allow(dead_code)]
     SetSpeed(Speed),
     /// Replace all progress, from an imported file or from another tab.
     ImportProgress(Progress),

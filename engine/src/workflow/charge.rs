@@ -11,7 +11,7 @@ use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step};
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let mut code = Listing::default();
     code.named("def", "def charge_card(request):")
-        .text(&key_line(scenario, "    "));
+        .text(&key_line(scenario, "    ", "request.idempotency_key"));
     if scenario.design.unique {
         code.text("    # processed_operations.key is UNIQUE: the claim is atomic")
             .named("claim", "    claimed = db.execute(\"INSERT INTO processed_operations (key) VALUES (%s) ON CONFLICT DO NOTHING\", key).rowcount")

@@ -13,7 +13,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
     let mut code = Listing::default();
     code.named("def", "def ingest(db, event, position):")
-        .text(&key_line(scenario, "    "));
+        .text(&key_line(scenario, "    ", "event.source_id"));
     let pad = if design.same_transaction { "    " } else { "" };
     if design.same_transaction {
         code.named("check", "    committed = db.execute(\"SELECT 1 FROM tracking WHERE dedup_key = ?\", (key,)).fetchone()")

@@ -175,7 +175,8 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
 }
 
 /// The code line that names where a key comes from.
-pub(crate) fn key_line(scenario: &Scenario, indent: &str) -> String {
+/// `id` is how this workflow's code names the source's own id (`operation_id`, `event.source_id`).
+pub(crate) fn key_line(scenario: &Scenario, indent: &str, id: &str) -> String {
     use crate::scenario::KeySource;
     if scenario
         .workers
@@ -188,7 +189,7 @@ pub(crate) fn key_line(scenario: &Scenario, indent: &str) -> String {
         );
     }
     let text = match scenario.design.key {
-        KeySource::SourceId => "key = event.source_id  # the source's id: same on every retry",
+        KeySource::SourceId => &format!("key = {id}  # the source's id: same on every retry"),
         KeySource::AutoIncrement => "key = next_sequence_value()  # new on every attempt",
         KeySource::ContentHash => "key = sha256(canonical_json(event))  # same content, same key",
         KeySource::FreshRandom => "key = uuid4()  # fresh per attempt: defeats the purpose",

@@ -17,7 +17,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let mut code = Listing::default();
     code.named("def", "def run(journal, provider, operation_id, order):")
         .text("    payload = canonical_json(order)")
-        .text(&key_line(scenario, "    "))
+        .text(&key_line(scenario, "    ", "operation_id"))
         .named("get", "    row = journal.get(operation_id)")
         .text("    if row and row.payload != payload:")
         .named(

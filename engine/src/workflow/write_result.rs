@@ -18,7 +18,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     })
     .text("")
     .named("def", "def save_result(conn, event, output):")
-    .text(&key_line(scenario, "    "));
+    .text(&key_line(scenario, "    ", "event.source_id"));
     if design.check_first {
         code.named(
             "select",

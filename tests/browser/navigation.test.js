@@ -1,0 +1,148 @@
+// The course map, opening a lesson from it, and links that point nowhere.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import {
+  assertNoErrors,
+  courseLessonIds,
+  launchBrowser,
+  lessonUrl,
+  newPage,
+  open,
+  screenshot,
+  startServer,
+  stepper,
+  stopServer,
+  waitForStep,
+  waitForText,
+} from './support.js';
+
+const LESSON = 'lost-reply';
+const TITLE = 'A missing reply is not a failed action';
+
+describe('navigation', () => {
+  let server;
+  let origin;
+  let browser;
+
+  before(async () => {
+    ({ server, origin } = await startServer());
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stopServer(server);
+  });
+
+  it('the home page shows the course map with a link to the lesson', async () => {
+    const { page, errors, close } = await newPage(browser);
+    const wasm = page.waitForResponse((response) => response.url().endsWith('.wasm'));
+    await page.goto(`${origin}/`);
+    assert.equal((await wasm).headers()['content-type'], 'application/wasm', 'served for streaming compile');
+    const heading = page.getByRole('heading', { level: 1, name: 'Idempotency Lab' });
+    await heading.waitFor();
+    assert.equal(await page.title(), 'Idempotency Lab');
+    await page.getByRole('heading', { name: 'When the reply goes missing' }).waitFor();
+    const link = page.getByRole('main').getByRole('link', { name: TITLE });
+    assert.equal(await link.count(), 1, 'one link to the lesson');
+    assert.equal(await link.getAttribute('href'), `#/lesson/${LESSON}`);
+    // Every lesson the course lists has its link on the map.
+    const ids = courseLessonIds();
+    assert.ok(ids.includes(LESSON), 'lessons/course.toml lists lost-reply');
+    const hrefs = await page.getByRole('main').getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    for (const id of ids) {
+      assert.equal(hrefs.filter((href) => href === `#/lesson/${id}`).length, 1, `one link on the course map to lesson "${id}"`);
+    }
+    assert.equal(await page.getByText('Loading Idempotency Lab…').count(), 0, 'the boot message is gone');
+    await screenshot(page, 'home');
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('opens the lesson from its link on the home page, at step 1', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/`);
+    await page.getByRole('link', { name: TITLE }).click();
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+    assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}`);
+    const { back, restart, next, count } = stepper(page);
+    await waitForText(count, /^Step 1 of \d+$/, { what: 'the step count' });
+    const total = Number((await count.textContent()).match(/of (\d+)/)[1]);
+    assert.ok(total > 2, `the lesson has several steps (${total})`);
+    assert.ok(await back.isDisabled(), 'Back is disabled at step 1');
+    assert.ok(await restart.isDisabled(), 'Restart is disabled at step 1');
+    assert.ok(await next.isEnabled(), 'Next is enabled at step 1');
+    await page.getByRole('table', { name: 'Records' }).getByRole('row', { name: /OP-001/ }).waitFor();
+    await screenshot(page, 'lesson-opened-from-home');
+
+    // The breadcrumb leads back to the course map.
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Course' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
+    assert.equal(new URL(page.url()).hash, '#/');
+    assertNoErrors(errors);
+    await close();
+  });
+
+  for (const bad of ['9999', 'abc', '0']) {
+    it(`a link to step "${bad}" shows a notice and a working lesson at step 1`, async () => {
+      const { page, errors, close } = await newPage(browser);
+      await open(page, lessonUrl(origin, LESSON, bad));
+      await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+      const notice = page.getByRole('status').filter({ hasText: `"${bad}"` });
+      await notice.waitFor();
+      const text = await notice.textContent();
+      assert.match(text, /does not have/, text);
+      assert.match(text, /Showing step 1/, text);
+      const total = Number(text.match(/steps 1 to (\d+)/)?.[1]);
+      assert.ok(total > 2, `the notice says which steps exist: ${text}`);
+      await waitForStep(page, 1, total);
+      const { back, next } = stepper(page);
+      assert.ok(await back.isDisabled(), 'Back is disabled at step 1');
+      const row = page.getByRole('table', { name: 'Records' }).getByRole('row', { name: /OP-001/ });
+      await row.waitFor();
+      await screenshot(page, `bad-step-${bad}`);
+
+      // The lesson works: Next goes to step 2 and the notice, now out of date, goes away.
+      await next.click();
+      await waitForStep(page, 2, total);
+      assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/2`);
+      assert.equal(await notice.count(), 0, 'the notice is gone at step 2');
+      assertNoErrors(errors);
+      await close();
+    });
+  }
+
+  const missing = [
+    ['an unknown lesson', '#/lesson/nope', /There is no lesson called "nope"/],
+    ['a step of an unknown lesson', '#/lesson/nope/3', /There is no lesson called "nope"/],
+    ['an unknown route', '#/no/such/page', /There is no page at this address/],
+  ];
+  for (const [what, hash, message] of missing) {
+    it(`${what} (${hash}) shows "Page not found" with a link to the course map`, async () => {
+      const { page, errors, close } = await newPage(browser);
+      await page.goto(`${origin}/${hash}`);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      assert.match(await page.getByRole('main').textContent(), message);
+      await screenshot(page, `not-found-${hash.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`);
+      await page.getByRole('link', { name: 'Go to the course map' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '#/');
+      assertNoErrors(errors);
+      await close();
+    });
+  }
+
+  it('the test server answers an unknown path with the app, and .wasm as application/wasm', async () => {
+    const response = await fetch(`${origin}/some/where`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
+    const html = await response.text();
+    const wasm = html.match(/["'](\/[^"']+_bg\.wasm)["']/)?.[1];
+    assert.ok(wasm, 'index.html names its .wasm');
+    const module = await fetch(`${origin}${wasm}`);
+    assert.equal(module.headers.get('content-type'), 'application/wasm');
+    await module.arrayBuffer();
+  });
+});

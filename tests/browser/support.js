@@ -1,0 +1,339 @@
+// Shared helpers for the real-browser tests: a static server for dist/, Debian's headless
+// Chromium through playwright-core, console-error capture, screenshots, and the expected states
+// of a lesson computed from the engine's own traces (never hand-typed).
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots', import.meta.url));
+
+/** How long to wait for anything to appear in the page, in milliseconds. */
+export const TIMEOUT = 10_000;
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+/**
+ * Serves dist/ on 127.0.0.1 at an ephemeral port. Unknown paths get index.html (the app routes by
+ * the hash, so any path must boot it). Resolves to { server, origin }.
+ */
+export async function startServer(root = DIST) {
+  const index = path.join(root, 'index.html');
+  if (!fs.existsSync(index)) {
+    throw new Error(`${index} is missing: run make build first (the browser tests test the built dist/)`);
+  }
+  const server = http.createServer((request, response) => {
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      response.writeHead(400).end('bad request');
+      return;
+    }
+    let file = path.join(root, path.normalize(pathname));
+    if (!file.startsWith(root) || !isFile(file)) file = index; // also stops ../ escapes
+    const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    fs.createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+function isFile(file) {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function stopServer(server) {
+  return new Promise((resolve) => {
+    if (!server) return resolve();
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+/** Debian's Chromium, headless; Playwright gives it a fresh temporary profile. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A new page in a fresh browser context (no local storage, cookies or cache from another test),
+ * that records console errors and uncaught exceptions. Returns { page, errors, close }. Warnings
+ * are allowed; call assertNoErrors(errors) at the end.
+ */
+export async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(TIMEOUT);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return { page, errors, close: () => context.close() };
+}
+
+export function assertNoErrors(errors, where = 'the page') {
+  assert.deepEqual(errors, [], `${where} logged errors:\n${errors.join('\n')}`);
+}
+
+/** Opens a URL and waits until the app has rendered its main heading. */
+export async function open(page, url) {
+  await page.goto(url);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+let shots = false;
+/** A full-page screenshot in test-output/screenshots/NAME.png. */
+export async function screenshot(page, name) {
+  if (!shots) {
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    shots = true;
+  }
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Polls a text source until it matches (string: equal after trimming; RegExp: test). */
+export async function waitForText(read, expected, { timeout = TIMEOUT, what = 'text' } = {}) {
+  const get = typeof read === 'function' ? read : () => read.textContent();
+  const matches = (text) =>
+    expected instanceof RegExp ? expected.test(text) : text.replace(/\s+/g, ' ').trim() === expected;
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = (await get()) ?? '';
+    } catch (error) {
+      last = `<${error.message.split('\n')[0]}>`;
+    }
+    if (matches(last)) return last;
+    if (Date.now() > deadline) {
+      throw new assert.AssertionError({
+        message: `timed out after ${timeout} ms waiting for ${what} to be ${expected}; last saw ${JSON.stringify(last)}`,
+        actual: last,
+        expected: String(expected),
+        operator: 'waitForText',
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lesson page, read as a person reads it.
+
+export function lessonUrl(origin, id, step) {
+  return step === undefined ? `${origin}/#/lesson/${id}` : `${origin}/#/lesson/${id}/${step}`;
+}
+
+export function stepper(page) {
+  const group = page.getByRole('group', { name: 'Step through the run' });
+  return {
+    group,
+    restart: group.getByRole('button', { name: 'Restart', exact: true }),
+    back: group.getByRole('button', { name: 'Back', exact: true }),
+    next: group.getByRole('button', { name: 'Next', exact: true }),
+    count: group.getByText(/^Step \d+ of \d+$/),
+  };
+}
+
+/** Waits for "Step K of N" in the stepper. */
+export function waitForStep(page, step, total) {
+  return waitForText(stepper(page).count, `Step ${step} of ${total}`, { what: 'the step count' });
+}
+
+/** The text of an element as a screen reader gets it: without aria-hidden parts, spaces collapsed. */
+function spokenText(elements) {
+  return elements.map((element) => {
+    const copy = element.cloneNode(true);
+    copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+    return copy.textContent.replace(/\s+/g, ' ').trim();
+  });
+}
+
+/**
+ * The row of one operation in the Records table, keyed by column header. Each cell is
+ * { value, changed, duplicate }: value without the "(changed)" and "⚠ duplicate" marks.
+ */
+export async function readRecordRow(page, op) {
+  const table = page.getByRole('table', { name: 'Records' });
+  const headers = await table.getByRole('columnheader').evaluateAll(spokenText);
+  const row = table.getByRole('row', { name: new RegExp(op) });
+  const cells = await row.getByRole('cell').evaluateAll(spokenText);
+  assert.equal(headers[0], 'Operation');
+  assert.equal(cells.length, headers.length - 1, `the ${op} row has a cell for every column`);
+  const result = {};
+  headers.slice(1).forEach((header, index) => {
+    let text = cells[index];
+    const changed = / \(changed\)$/.test(text) || text === '(changed)';
+    text = text.replace(/ ?\(changed\)$/, '');
+    const duplicate = /⚠ duplicate$/.test(text);
+    text = text.replace(/ ?⚠ duplicate$/, '');
+    result[header] = { value: text, changed, duplicate };
+  });
+  return result;
+}
+
+/** The invariants as listed in the Invariants section: [{ statement, broken, text }]. */
+export async function readInvariants(page) {
+  const section = page.getByRole('region', { name: 'Invariants' });
+  const items = await section.getByRole('listitem').evaluateAll(spokenText);
+  return items.map((text) => {
+    const match = /^(.*?): (holds|broken at event \d+.*)$/.exec(text);
+    assert.ok(match, `an invariant reads "statement: holds|broken ...", got ${JSON.stringify(text)}`);
+    return { statement: match[1], broken: match[2].startsWith('broken'), text };
+  });
+}
+
+/** Everything a learner sees change from step to step, for comparing two visits of one step. */
+export async function readLessonState(page) {
+  const { count } = stepper(page);
+  const lab = page.getByRole('region', { name: 'Lab' });
+  const [step, records, invariants, event, narrative, design] = await Promise.all([
+    count.textContent(),
+    readRecordRow(page, 'OP-001'),
+    readInvariants(page),
+    page.getByRole('region', { name: 'What just happened' }).evaluateAll(spokenText),
+    page
+      .getByRole('region')
+      .filter({ hasText: /^\s*Part \d+ of \d+/ })
+      .getByRole('heading', { level: 2 })
+      .textContent(),
+    lab
+      .getByRole('navigation', { name: 'Designs in this lesson' })
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-current'))),
+  ]);
+  return { step, records, invariants, event: event[0], narrative, design };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expected states, from the course files and the engine.
+
+/** The lesson ids of lessons/course.toml, in order (every `lessons = [...]` of its sections). */
+export function courseLessonIds() {
+  const toml = fs.readFileSync(path.join(ROOT, 'lessons', 'course.toml'), 'utf8').replace(/#.*$/gm, '');
+  const ids = [];
+  for (const [, list] of toml.matchAll(/^\s*lessons\s*=\s*\[([^\]]*)\]/gm)) {
+    ids.push(...[...list.matchAll(/"([^"]+)"/g)].map((match) => match[1]));
+  }
+  return ids;
+}
+
+/**
+ * Runs the lesson through the engine's CLI (`cargo run -p lab -- run FILE --json`, or the binary
+ * named by $LAB_BIN): one trace per variant, in the lesson file's order. Each line is
+ * {"name": "lesson / variant", "trace": {...}}.
+ */
+export function engineTraces(lessonFile) {
+  const [command, args] = process.env.LAB_BIN
+    ? [process.env.LAB_BIN, ['run', lessonFile, '--json']]
+    : ['cargo', ['run', '-q', '-p', 'lab', '--', 'run', lessonFile, '--json']];
+  let output;
+  try {
+    output = execFileSync(command, args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (error) {
+    throw new Error(`could not run the lesson through the engine (${command} ${args.join(' ')}): ${error.stderr || error.message}`);
+  }
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line).trace);
+}
+
+const STATUS_WORDS = {
+  pending: 'pending',
+  unknown: 'unknown',
+  verified: 'verified',
+  failed: 'failed',
+  needs_review: 'needs review',
+  cancelled: 'cancelled',
+};
+
+/** The Records-table cells a world state should show for one operation (as the UI words them). */
+export function expectedCells(state, op) {
+  const job = state.journal[op];
+  const held = state.provider.filter((record) => record.operation === op).map((record) => record.receipt);
+  return {
+    Journal: job ? `${STATUS_WORDS[job.status] ?? job.status}${job.reason ? ` (${job.reason})` : ''}` : 'no row',
+    Attempts: job ? String(job.attempts) : '–',
+    Receipt: job?.receipt ?? '–',
+    'Provider records': held.length === 0 ? 'none' : `${held.length}: ${held.join(', ')}`,
+    duplicate: held.length > 1,
+  };
+}
+
+/**
+ * Every frame of the lesson: the variants play one after another, each contributing
+ * events.length + 1 frames (cursor 0 is the initial state). The URL step is frame + 1.
+ */
+export function lessonFrames(traces, op) {
+  const frames = [];
+  traces.forEach((trace, variant) => {
+    for (let cursor = 0; cursor <= trace.events.length; cursor += 1) {
+      const state = cursor === 0 ? trace.initial : trace.events[cursor - 1].state;
+      const previous = cursor === 0 ? null : cursor === 1 ? trace.initial : trace.events[cursor - 2].state;
+      frames.push({
+        step: frames.length + 1,
+        variant,
+        cursor,
+        events: trace.events.length,
+        event: cursor === 0 ? null : trace.events[cursor - 1],
+        cells: expectedCells(state, op),
+        previous: previous && expectedCells(previous, op),
+        broken: trace.verdicts.map((verdict) => verdict.broken_at !== null && verdict.broken_at <= cursor),
+        verdicts: trace.verdicts,
+      });
+    }
+  });
+  return frames;
+}
