@@ -29,6 +29,9 @@ pub fn status_label(status: Option<JobStatus>) -> (&'static str, &'static str) {
     }
 }
 
+/// The pipeline's stages in the order they run.
+const STAGE_ORDER: [&str; 3] = ["model_call", "downstream_write", "notification"];
+
 /// One column of the table.
 #[derive(Clone, Debug, PartialEq)]
 enum Column {
@@ -123,9 +126,17 @@ fn cell(world: &World, op: &str, column: &Column) -> Cell {
                 .unwrap_or_else(|| "–".into()),
         ),
         Column::Stages => {
-            let stages: Vec<&str> = job
+            // The pipeline's order, not the alphabet's.
+            let order = |stage: &&str| {
+                STAGE_ORDER
+                    .iter()
+                    .position(|known| known == stage)
+                    .unwrap_or(STAGE_ORDER.len())
+            };
+            let mut stages: Vec<&str> = job
                 .map(|job| job.stages.keys().map(String::as_str).collect())
                 .unwrap_or_default();
+            stages.sort_by_key(order);
             let failed = job
                 .and_then(|job| job.failed_stage.clone())
                 .map(|stage| format!("; failed at {stage}"));
@@ -233,9 +244,13 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
             html! {
                 <td class={classes!(changed.then_some("changed"), duplicate.then_some("duplicate"))}>
                     if let Some(icon) = now.icon {
-                        <span class="status-icon" aria-hidden="true">{ icon }{ " " }</span>
+                        <span class="status-word">
+                            <span class="status-icon" aria-hidden="true">{ icon }{ " " }</span>
+                            { now.text }
+                        </span>
+                    } else {
+                        { now.text }
                     }
-                    { now.text }
                     if duplicate {
                         <span class="warn">{ " ⚠ duplicate" }</span>
                     }

@@ -132,13 +132,22 @@ fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     let shown = &props.events[..(props.cursor as usize).min(props.events.len())];
     let cursor = props.cursor;
-    use_effect_with(cursor, move |cursor| {
-        // Keep the current event in view as the learner steps.
-        let id = format!("diagram-event-{cursor}");
-        if let Some(element) = gloo::utils::document().get_element_by_id(&id) {
-            element.scroll_into_view_with_bool(false);
-        }
-    });
+    let scroller = use_node_ref();
+    {
+        // Keep the current event in view inside the diagram's own box; never scroll the page.
+        let scroller = scroller.clone();
+        let rows = shown.len() as i32;
+        let width = (props.lanes.len() as i32 * LANE_WIDTH).max(LANE_WIDTH);
+        use_effect_with(cursor, move |_| {
+            if let Some(scroller) = scroller.cast::<web_sys::Element>() {
+                let scale = f64::from(scroller.client_width().max(1)) / f64::from(width);
+                let scale = scale.min(1.0);
+                let bottom = f64::from(HEADER_HEIGHT + rows * ROW_HEIGHT + 8) * scale;
+                let target = (bottom - f64::from(scroller.client_height())).max(0.0);
+                scroller.set_scroll_top(target as i32);
+            }
+        });
+    }
     let width = (props.lanes.len() as i32 * LANE_WIDTH).max(LANE_WIDTH);
     let height = HEADER_HEIGHT + shown.len().max(1) as i32 * ROW_HEIGHT + 8;
     let heads = props.lanes.iter().enumerate().map(|(index, lane)| {
@@ -176,7 +185,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     html! {
         <section class="diagram" aria-labelledby="diagram-title">
             <h2 id="diagram-title" class="panel-title">{ "Sequence diagram" }</h2>
-            <div class="diagram-scroll">
+            <div class="diagram-scroll" ref={scroller}>
                 <svg role="img" aria-label={label} viewBox={format!("0 0 {width} {height}")} style={format!("max-width: {width}px")}>
                     { for heads }
                     { for rows }

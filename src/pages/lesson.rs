@@ -215,12 +215,16 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let playing = playing.clone();
         let help = help.clone();
         let go = go.clone();
+        let dispatch = dispatch.clone();
         use_effect_with(
             (frame, *playing, *help),
             move |&(frame, is_playing, help_open)| {
-                let listener = gloo::events::EventListener::new(
+                // Not passive: the shortcuts call preventDefault (space must not scroll the page).
+                let options = gloo::events::EventListenerOptions::enable_prevent_default();
+                let listener = gloo::events::EventListener::new_with_options(
                     &gloo::utils::document(),
                     "keydown",
+                    options,
                     move |event| {
                         let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
                             return;
@@ -256,6 +260,10 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                             }
                             "Escape" if help_open => {
                                 help.set(false);
+                                true
+                            }
+                            "p" | "P" => {
+                                dispatch.dispatch(AppAction::TogglePresenter);
                                 true
                             }
                             _ => false,
