@@ -16,6 +16,7 @@ mod provider;
 mod retry;
 mod rng;
 mod scenario;
+mod switch;
 mod trace;
 mod workflow;
 mod world;
@@ -32,6 +33,7 @@ pub use scenario::{
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
     WriteMode, STEP_CAP_MAX,
 };
+pub use switch::Switch;
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
 pub use workflow::{build_retry_batch, WorkflowKind};
 pub use world::{

@@ -8,6 +8,8 @@ pub struct InvariantsProps {
     pub verdicts: Vec<Verdict>,
     /// Only breaks at or before this cursor are shown as broken.
     pub cursor: u32,
+    /// Go to the step of an event of this design (its number, 1-based).
+    pub ongoevent: Callback<u32>,
 }
 
 #[component]
@@ -22,7 +24,12 @@ pub fn Invariants(props: &InvariantsProps) -> Html {
             Some(at) => html! {
                 <li class="broken"><span class="status-icon" aria-hidden="true">{ "✗ " }</span>
                     { verdict.invariant.statement() }
-                    <span class="verdict">{ format!(": broken at event {at}") }</span>
+                    <span class="verdict">{ ": " }
+                        <button type="button" class="link-button" onclick={
+                            let ongoevent = props.ongoevent.clone();
+                            Callback::from(move |_: MouseEvent| ongoevent.emit(at))
+                        }>{ format!("broken at event {at}") }</button>
+                    </span>
                     if let Some(detail) = &verdict.detail {
                         <span class="detail">{ format!(" ({detail})") }</span>
                     }

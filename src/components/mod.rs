@@ -1,4 +1,5 @@
 pub mod code_panel;
+pub mod compare;
 pub mod event_card;
 pub mod invariants;
 pub mod narrative;
@@ -8,4 +9,5 @@ pub mod record_table;
 pub mod sequence_diagram;
 pub mod settings;
 pub mod stepper;
+pub mod switches;
 pub mod variant_bar;

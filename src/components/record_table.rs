@@ -14,6 +14,9 @@ pub struct RecordTableProps {
     pub operations: Vec<String>,
     /// The lanes of this workflow, which decide the columns.
     pub lanes: Vec<Lane>,
+    /// The table's name; several tables on one page need different ones.
+    #[prop_or(AttrValue::from("Records"))]
+    pub title: AttrValue,
 }
 
 /// A status as icon and word; never colour alone.
@@ -268,11 +271,18 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
         }
     });
     let totals = totals(&props.world, &props.lanes);
+    let title_id = format!(
+        "{}-title",
+        props
+            .title
+            .to_lowercase()
+            .replace(|c: char| !c.is_alphanumeric(), "-")
+    );
     html! {
-        <section class="records" aria-labelledby="records-title">
-            <h2 id="records-title" class="panel-title">{ "Records" }</h2>
+        <section class="records" aria-labelledby={title_id.clone()}>
+            <h2 id={title_id.clone()} class="panel-title">{ props.title.clone() }</h2>
             <div class="table-scroll">
-                <table aria-labelledby="records-title">
+                <table aria-labelledby={title_id.clone()}>
                     <thead>
                         <tr>
                             <th scope="col">{ "Operation" }</th>
@@ -309,6 +319,7 @@ mod tests {
             previous,
             operations: vec!["OP-001".into()],
             lanes: trace.lanes.clone(),
+            title: "Records".into(),
         };
         yew::LocalServerRenderer::<RecordTable>::with_props(props)
             .render()

@@ -8,6 +8,9 @@ pub struct VariantBarProps {
     /// Each variant's label and kind.
     pub variants: Vec<(String, VariantKind)>,
     pub current: u32,
+    /// The design the learner changed with the switches, if any.
+    #[prop_or_default]
+    pub custom: Option<u32>,
     /// The first frame of each variant.
     pub starts: Vec<u32>,
     pub ongo: Callback<u32>,
@@ -39,6 +42,9 @@ pub fn VariantBar(props: &VariantBarProps) -> Html {
                         <span class="design-number">{ format!("Design {}", index + 1) }</span>
                         <span class="design-label">{ label.clone() }</span>
                         <span class={classes!("badge", class)}>{ badge }</span>
+                    if props.custom == Some(index as u32) {
+                        <span class="badge custom">{ "your changes" }</span>
+                    }
                     </button>
                 </li>
             }

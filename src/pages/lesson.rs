@@ -1,20 +1,20 @@
 //! A lesson: the narrative beside the lab. The step in the URL is the only cursor; Back and Next
 //! replace the URL, so a deep link opens exactly the state it names.
 
-use std::rc::Rc;
-
-use lab_engine::{Engine, Trace};
+use lab_engine::{Engine, Scenario, Trace};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::code_panel::CodePanel;
+use crate::components::compare::Compare;
 use crate::components::event_card::EventCard;
 use crate::components::invariants::Invariants;
 use crate::components::narrative::Narrative;
 use crate::components::record_table::RecordTable;
 use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::stepper::Stepper;
+use crate::components::switches::Switches;
 use crate::components::variant_bar::VariantBar;
 use crate::course::course;
 use crate::frames::{narrative_at, Frames};
@@ -59,26 +59,47 @@ fn parse_step(step: Option<&AttrValue>, frames: &Frames) -> (u32, Option<String>
     }
 }
 
-/// The learner is typing in a field: keys are theirs, not shortcuts.
-fn typing(event: &web_sys::KeyboardEvent) -> bool {
-    let tag = event
-        .target()
-        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-        .map(|element| element.tag_name())
-        .unwrap_or_default();
-    matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-}
-
-/// Space on a focused button presses that button; it is not the play shortcut.
-fn on_button(event: &web_sys::KeyboardEvent) -> bool {
+/// The focused element, if the key event came from one.
+fn target(event: &web_sys::KeyboardEvent) -> Option<web_sys::Element> {
     event
         .target()
         .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|element| element.tag_name() == "BUTTON" || element.tag_name() == "SUMMARY")
+}
+
+/// The input's type, lower case ("" for anything that is not an <input>).
+fn input_type(element: &web_sys::Element) -> String {
+    match element.tag_name().as_str() {
+        "INPUT" => element
+            .get_attribute("type")
+            .unwrap_or_else(|| "text".into())
+            .to_lowercase(),
+        _ => String::new(),
+    }
+}
+
+/// The learner is typing in a field, or moving a slider or a list: keys are theirs, not
+/// shortcuts. A checkbox or a button leaves the shortcuts alone.
+fn typing(event: &web_sys::KeyboardEvent) -> bool {
+    target(event).is_some_and(|element| match element.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => !matches!(
+            input_type(&element).as_str(),
+            "checkbox" | "radio" | "button" | "submit"
+        ),
+        _ => false,
+    })
+}
+
+/// Space on a focused button or checkbox presses it; it is not the play shortcut.
+fn on_button(event: &web_sys::KeyboardEvent) -> bool {
+    target(event).is_some_and(|element| {
+        matches!(element.tag_name().as_str(), "BUTTON" | "SUMMARY")
+            || matches!(input_type(&element).as_str(), "checkbox" | "radio")
+    })
 }
 
 /// Frames worth a marker on the scrubber: every fault, and where each design first breaks.
-fn markers(traces: &[Trace], frames: &Frames, lesson: &lab_course::Lesson) -> Vec<(u32, String)> {
+fn markers(traces: &[&Trace], frames: &Frames, lesson: &lab_course::Lesson) -> Vec<(u32, String)> {
     let mut markers = Vec::new();
     for (index, trace) in traces.iter().enumerate() {
         let design = format!("design {}", index + 1);
@@ -148,6 +169,14 @@ fn Shortcuts(props: &ShortcutsProps) -> Html {
 pub fn LessonPage(props: &LessonPageProps) -> Html {
     let course = course();
     let traces = use_memo(props.id.clone(), |id| run_variants(id));
+    // The learner's own variant of one design, made with the switches: (lesson, design, scenario).
+    let custom = use_state(|| None::<(String, usize, Scenario)>);
+    let custom_trace = use_memo((*custom).clone(), |custom| {
+        custom
+            .as_ref()
+            .and_then(|(_, _, scenario)| Engine::run(scenario.clone()).ok())
+    });
+    let comparing = use_state(|| false);
     let navigator = use_navigator().expect("the lesson page is inside a router");
     let playing = use_state(|| false);
     let help = use_state(|| false);
@@ -162,8 +191,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         );
         return html! { <NotFound message={message} /> };
     };
-    let traces: Rc<Vec<Trace>> = match &*traces {
-        Ok(traces) => Rc::new(traces.clone()),
+    let base: &Vec<Trace> = match &*traces {
+        Ok(traces) => traces,
         Err(error) => {
             let message = format!(
                 "The lesson \"{}\" could not run its scenario: {error}",
@@ -172,32 +201,51 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             return html! { <NotFound message={message} /> };
         }
     };
-    let frames = Frames::new(&traces);
+    // The designs as shown: the lesson's, with the learner's variant in place of one of them.
+    let customised = (*custom)
+        .as_ref()
+        .filter(|(id, _, _)| id == &lesson.id)
+        .map(|(_, variant, _)| *variant);
+    let traces: Vec<&Trace> = base
+        .iter()
+        .enumerate()
+        .map(|(index, trace)| match (&*custom_trace, customised) {
+            (Some(mine), Some(variant)) if variant == index => mine,
+            _ => trace,
+        })
+        .collect();
+    let frames = Frames::new(traces.iter().map(|trace| trace.len()));
     let (frame, notice) = parse_step(props.step.as_ref(), &frames);
     let (variant_index, cursor) = frames.locate(frame);
-    let trace = &traces[variant_index];
+    let trace = traces[variant_index];
     let variant = &lesson.variants[variant_index];
 
-    let go = {
+    // `jump` goes to any frame (also of designs about to change); `go` stays within these.
+    let jump = {
         let navigator = navigator.clone();
         let id = lesson.id.clone();
-        let last = frames.last();
         Callback::from(move |frame: u32| {
-            let step = (frame.min(last) + 1).to_string();
+            let step = (frame + 1).to_string();
             navigator.replace(&Route::LessonStep {
                 id: id.clone(),
                 step,
             });
         })
     };
+    let go = {
+        let jump = jump.clone();
+        let last = frames.last();
+        Callback::from(move |frame: u32| jump.emit(frame.min(last)))
+    };
     let last = frames.last();
     {
         // Playback: one frame per tick while playing; stops by itself at the end.
         let playing = playing.clone();
         let go = go.clone();
+        // `last` is a dependency: a switch can change how many frames there are.
         use_effect_with(
-            (*playing, frame, speed),
-            move |&(is_playing, frame, speed)| {
+            (*playing, frame, speed, last),
+            move |&(is_playing, frame, speed, last)| {
                 let timer = (is_playing && frame < last).then(|| {
                     gloo::timers::callback::Timeout::new(speed.delay_ms(), move || {
                         go.emit(frame + 1)
@@ -217,8 +265,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let go = go.clone();
         let dispatch = dispatch.clone();
         use_effect_with(
-            (frame, *playing, *help),
-            move |&(frame, is_playing, help_open)| {
+            (frame, *playing, *help, last),
+            move |&(frame, is_playing, help_open, last)| {
                 // Not passive: the shortcuts call preventDefault (space must not scroll the page).
                 let options = gloo::events::EventListenerOptions::enable_prevent_default();
                 let listener = gloo::events::EventListener::new_with_options(
@@ -286,6 +334,39 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)))
     };
+    let onswitch = {
+        let custom = custom.clone();
+        let jump = jump.clone();
+        let lesson_id = lesson.id.clone();
+        let start = frames.start_of(variant_index);
+        Callback::from(move |scenario: Scenario| {
+            // Stay at the comparable point: the same event, or the last one the new run has.
+            let length = Engine::run(scenario.clone())
+                .map(|trace| trace.len())
+                .unwrap_or(0);
+            custom.set(Some((lesson_id.clone(), variant_index, scenario)));
+            jump.emit(start + cursor.min(length));
+        })
+    };
+    let onreset = {
+        let custom = custom.clone();
+        let jump = jump.clone();
+        let start = frames.start_of(variant_index);
+        let length = base[variant_index].len();
+        Callback::from(move |_| {
+            custom.set(None);
+            jump.emit(start + cursor.min(length));
+        })
+    };
+    let ongoevent = {
+        let go = go.clone();
+        let start = frames.start_of(variant_index);
+        Callback::from(move |event: u32| go.emit(start + event))
+    };
+    let ontogglecompare = {
+        let comparing = comparing.clone();
+        Callback::from(move |_: MouseEvent| comparing.set(!*comparing))
+    };
     let ontoggletext = {
         let text_hidden = text_hidden.clone();
         Callback::from(move |_: MouseEvent| text_hidden.set(!*text_hidden))
@@ -311,6 +392,26 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         .iter()
         .map(|lane| (lane.id.clone(), lane.label.clone()))
         .collect();
+    let shown_scenario = match (&*custom, customised) {
+        (Some((_, _, scenario)), Some(index)) if index == variant_index => scenario.clone(),
+        _ => variant.scenario.clone(),
+    };
+    // Built only while shown: it copies every design's trace.
+    let compared: Vec<(String, lab_course::VariantKind, std::rc::Rc<Trace>)> = match *comparing {
+        false => Vec::new(),
+        true => lesson
+            .variants
+            .iter()
+            .zip(&traces)
+            .map(|(variant, trace)| {
+                (
+                    variant.label.clone(),
+                    variant.kind,
+                    std::rc::Rc::new((*trace).clone()),
+                )
+            })
+            .collect(),
+    };
     let starts: Vec<u32> = (0..lesson.variants.len())
         .map(|index| frames.start_of(index))
         .collect();
@@ -348,17 +449,33 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     <VariantBar
                         variants={lesson.variants.iter().map(|variant| (variant.label.clone(), variant.kind)).collect::<Vec<_>>()}
                         current={variant_index as u32}
+                        custom={customised.map(|index| index as u32)}
                         starts={starts}
                         ongo={go.clone()}
                     />
                     <Stepper frame={frame} total={frames.total()} ongo={go.clone()} playing={*playing} {ontoggleplay} {markers} {speed} {onspeed} />
                     <EventCard event={event} cursor={cursor} events={trace.len()} lanes={lane_names} />
-                    <RecordTable world={world} previous={previous} operations={operations} lanes={trace.lanes.clone()} />
+                    <RecordTable world={world} previous={previous} operations={operations.clone()} lanes={trace.lanes.clone()} />
                     <SequenceDiagram lanes={trace.lanes.clone()} events={trace.events.clone()} cursor={cursor} />
                     <div class="lab-pair">
                         <CodePanel code={trace.code.clone()} line={line} />
-                        <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} />
+                        <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} ongoevent={ongoevent} />
                     </div>
+                    <Switches
+                        scenario={shown_scenario}
+                        original={variant.scenario.clone()}
+                        faults={variant.scenario.faults.clone()}
+                        onchange={onswitch}
+                        {onreset}
+                    />
+                    <div class="compare-bar">
+                        <button type="button" aria-pressed={comparing.to_string()} onclick={ontogglecompare}>
+                            { "Compare designs side by side" }
+                        </button>
+                    </div>
+                    if *comparing {
+                        <Compare designs={compared} cursor={cursor} operations={operations.clone()} />
+                    }
                 </section>
             </div>
         </main>

@@ -1,0 +1,176 @@
+//! The design choices a learner can flip, per workflow. The engine owns this list so the app
+//! never has to know which switch a workflow reads.
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::{KeySource, Scenario, WriteMode};
+use crate::workflow::WorkflowKind;
+
+/// One on/off design choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Switch {
+    Reconcile,
+    TrustNotFound,
+    ProviderDedup,
+    RejectChangedPayload,
+    ProviderLookup,
+    Unique,
+    CheckFirst,
+    Upsert,
+    MarkAfter,
+    Tracker,
+    SameTransaction,
+    SkipSucceeded,
+    Resume,
+    DedupOnWrite,
+    StableKey,
+}
+
+impl Switch {
+    /// What the toggle says when it is on.
+    pub fn label(self) -> &'static str {
+        match self {
+            Switch::Reconcile => "Look the operation up before resubmitting",
+            Switch::TrustNotFound => "Trust a \"not found\" after an uncertain attempt",
+            Switch::ProviderDedup => "Provider deduplicates by idempotency key",
+            Switch::RejectChangedPayload => "Provider rejects a reused key with a changed payload",
+            Switch::ProviderLookup => "Provider offers a lookup by key",
+            Switch::Unique => "UNIQUE constraint on the key column",
+            Switch::CheckFirst => "Check in application code before writing",
+            Switch::Upsert => "Write with UPSERT (ON CONFLICT DO UPDATE) instead of INSERT",
+            Switch::MarkAfter => "Mark done after the side effect (not before)",
+            Switch::Tracker => "Guard side effects with the idempotency tracker",
+            Switch::SameTransaction => "Dedup key in the same transaction as the row",
+            Switch::SkipSucceeded => "Retry batch skips records that already succeeded",
+            Switch::Resume => "Resume from the failed stage with the preserved output",
+            Switch::DedupOnWrite => "Deduplicate on write (not on read)",
+            Switch::StableKey => "Key from the source's id (not fresh per attempt)",
+        }
+    }
+
+    /// Whether the switch is on in this scenario.
+    pub fn get(self, scenario: &Scenario) -> bool {
+        let design = &scenario.design;
+        let provider = &scenario.provider;
+        match self {
+            Switch::Reconcile => design.reconcile,
+            Switch::TrustNotFound => design.trust_not_found,
+            Switch::ProviderDedup => provider.dedup,
+            Switch::RejectChangedPayload => provider.reject_changed_payload,
+            Switch::ProviderLookup => provider.lookup,
+            Switch::Unique => design.unique,
+            Switch::CheckFirst => design.check_first,
+            Switch::Upsert => design.write == WriteMode::Upsert,
+            Switch::MarkAfter => design.mark_after,
+            Switch::Tracker => design.tracker,
+            Switch::SameTransaction => design.same_transaction,
+            Switch::SkipSucceeded => design.skip_succeeded,
+            Switch::Resume => design.resume,
+            Switch::DedupOnWrite => design.dedup_on_write,
+            Switch::StableKey => design.key == KeySource::SourceId,
+        }
+    }
+
+    /// The scenario with this switch set.
+    pub fn set(self, scenario: &Scenario, on: bool) -> Scenario {
+        let mut changed = scenario.clone();
+        let design = &mut changed.design;
+        let provider = &mut changed.provider;
+        match self {
+            Switch::Reconcile => design.reconcile = on,
+            Switch::TrustNotFound => design.trust_not_found = on,
+            Switch::ProviderDedup => provider.dedup = on,
+            Switch::RejectChangedPayload => provider.reject_changed_payload = on,
+            Switch::ProviderLookup => provider.lookup = on,
+            Switch::Unique => {
+                design.unique = on;
+            }
+            Switch::CheckFirst => design.check_first = on,
+            Switch::Upsert => {
+                design.write = if on {
+                    WriteMode::Upsert
+                } else {
+                    WriteMode::Insert
+                }
+            }
+            Switch::MarkAfter => design.mark_after = on,
+            Switch::Tracker => design.tracker = on,
+            Switch::SameTransaction => design.same_transaction = on,
+            Switch::SkipSucceeded => design.skip_succeeded = on,
+            Switch::Resume => design.resume = on,
+            Switch::DedupOnWrite => design.dedup_on_write = on,
+            Switch::StableKey => {
+                design.key = if on {
+                    KeySource::SourceId
+                } else {
+                    KeySource::FreshRandom
+                };
+            }
+        }
+        changed
+    }
+}
+
+impl WorkflowKind {
+    /// The switches this workflow reads, in the order a learner meets them.
+    pub fn switches(self) -> &'static [Switch] {
+        use Switch as S;
+        match self {
+            WorkflowKind::Reserve => &[
+                S::Reconcile,
+                S::ProviderDedup,
+                S::RejectChangedPayload,
+                S::TrustNotFound,
+                S::ProviderLookup,
+                S::StableKey,
+            ],
+            WorkflowKind::WriteResult => &[S::Upsert, S::Unique, S::CheckFirst, S::StableKey],
+            WorkflowKind::Charge => &[S::Unique, S::StableKey],
+            WorkflowKind::Notify => &[S::Tracker, S::MarkAfter, S::Upsert, S::Unique],
+            WorkflowKind::Pipeline => &[
+                S::SkipSucceeded,
+                S::Resume,
+                S::Tracker,
+                S::Upsert,
+                S::Unique,
+            ],
+            WorkflowKind::Ingest => &[
+                S::SameTransaction,
+                S::DedupOnWrite,
+                S::Tracker,
+                S::Upsert,
+                S::Unique,
+                S::StableKey,
+            ],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Engine;
+
+    fn scenario(workflow: WorkflowKind) -> Scenario {
+        let text = format!(
+            r#"{{"workflow":"{}","operations":[{{"id":"A"}}],"workers":[{{"name":"w","runs":[{{"op":"A"}},{{"op":"A"}}]}}]}}"#,
+            serde_json::to_value(workflow).unwrap().as_str().unwrap()
+        );
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn every_switch_round_trips_and_runs() {
+        for workflow in WorkflowKind::ALL {
+            let base = scenario(workflow);
+            for &switch in workflow.switches() {
+                for on in [false, true] {
+                    let flipped = switch.set(&base, on);
+                    assert_eq!(switch.get(&flipped), on, "{workflow:?} {switch:?}");
+                    Engine::run(flipped).expect("a flipped scenario still runs");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Every design of the lesson side by side, at the same event: the records and what broke.
+
+use lab_course::VariantKind;
+use lab_engine::Trace;
+use yew::prelude::*;
+
+use crate::components::record_table::RecordTable;
+
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    /// Each design's label, kind and trace.
+    pub designs: Vec<(String, VariantKind, std::rc::Rc<Trace>)>,
+    /// The event to compare at (each design clamps it to its own length).
+    pub cursor: u32,
+    pub operations: Vec<String>,
+}
+
+#[component]
+pub fn Compare(props: &CompareProps) -> Html {
+    let columns = props.designs.iter().enumerate().map(|(index, (label, kind, trace))| {
+        let cursor = props.cursor.min(trace.len());
+        let world = trace.state_at(cursor).clone();
+        let broken: Vec<String> = trace
+            .verdicts
+            .iter()
+            .filter(|verdict| verdict.broken_at.is_some_and(|at| at <= cursor))
+            .map(|verdict| verdict.invariant.statement().to_string())
+            .collect();
+        let badge = match kind {
+            VariantKind::Unsafe => "unsafe",
+            VariantKind::Safe => "safe",
+        };
+        html! {
+            <div class="compare-column">
+                <h3>
+                    { format!("Design {}: {label} ", index + 1) }
+                    <span class={classes!("badge", badge)}>{ badge }</span>
+                </h3>
+                <p class="meta">{ format!("after event {cursor} of {}", trace.len()) }</p>
+                <RecordTable world={world} previous={None::<lab_engine::World>} operations={props.operations.clone()} lanes={trace.lanes.clone()} title={format!("Records, design {}", index + 1)} />
+                if broken.is_empty() {
+                    <p class="holds-all"><span aria-hidden="true">{ "✓ " }</span>{ "Every invariant holds so far" }</p>
+                } else {
+                    <ul class="broken-list" aria-label={format!("Broken in design {}", index + 1)}>
+                        { for broken.iter().map(|statement| html! { <li><span aria-hidden="true">{ "✗ " }</span>{ format!("Broken: {statement}") }</li> }) }
+                    </ul>
+                }
+            </div>
+        }
+    });
+    html! {
+        <section class="compare" aria-labelledby="compare-title">
+            <h2 id="compare-title" class="panel-title">{ "Designs side by side" }</h2>
+            <div class="compare-grid">{ for columns }</div>
+        </section>
+    }
+}

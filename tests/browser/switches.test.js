@@ -1,0 +1,110 @@
+// Switches and the side-by-side view: flipping a design choice re-runs the engine and changes
+// the outcome as the lesson says; the lesson's own design comes back with one button.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import {
+  assertNoErrors,
+  launchBrowser,
+  lessonUrl,
+  newPage,
+  open,
+  readInvariants,
+  readRecordRow,
+  screenshot,
+  startServer,
+  stepper,
+  stopServer,
+  waitForText,
+} from './support.js';
+
+describe('switches', () => {
+  let server;
+  let origin;
+  let browser;
+
+  before(async () => {
+    ({ server, origin } = await startServer());
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stopServer(server);
+  });
+
+  const provider = async (page) => (await readRecordRow(page, 'OP-001'))['Provider records'];
+  const stepText = (page) => stepper(page).count.textContent();
+  const broken = async (page) => (await readInvariants(page)).filter((invariant) => invariant.broken).map((invariant) => invariant.statement);
+
+  it('turning on the fix in the unsafe design removes the duplicate, at the same event', async () => {
+    const { page, errors, close } = await newPage(browser);
+    // Design 1 ("Resubmit blindly"), just after its blind resubmit created the second record.
+    await open(page, lessonUrl(origin, 'lost-reply', 9));
+    await waitForText(async () => (await provider(page)).value, '2: receipt-OP-001, receipt-OP-001-2', { what: 'the duplicate' });
+    assert.deepEqual(await broken(page), ['At most one effect per logical operation']);
+    const switches = page.getByRole('region', { name: 'Try it yourself: switches' });
+
+    // The provider deduplicates: the blind resubmit is now a replay.
+    const dedup = switches.getByRole('switch', { name: /Provider deduplicates by idempotency key/ });
+    assert.equal(await dedup.isChecked(), false);
+    await dedup.click();
+    await waitForText(async () => (await provider(page)).value, '1: receipt-OP-001', { what: 'one record' });
+    assert.equal(await stepText(page), 'Step 9 of 35', 'the lab stays at the same event');
+    assert.deepEqual(await broken(page), []);
+    await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByText('your changes').waitFor();
+    await screenshot(page, 'switch-dedup-on');
+
+    // And with the lookup as well, this is the lesson's safe design: the run reconciles.
+    await switches.getByRole('switch', { name: /Look the operation up before resubmitting/ }).click();
+    await waitForText(() => stepText(page), /^Step \d+ of 36$/, { what: 'the re-run design' });
+    // Design 1 now has the safe design's 17 events: its last step is step 18.
+    for (let step = 10; step <= 18; step += 1) {
+      await page.keyboard.press('ArrowRight');
+      await waitForText(() => stepText(page), `Step ${step} of 36`, { what: 'the step count' });
+    }
+    assert.equal((await provider(page)).value, '1: receipt-OP-001');
+    assert.deepEqual(await broken(page), []);
+    assert.match(await page.getByRole('region', { name: 'What just happened' }).innerText(), /returns "rejected"/);
+
+    // Back to the lesson's own design: the duplicate is there again.
+    await page.getByRole('button', { name: "Back to the lesson's design" }).click();
+    await page.goto(lessonUrl(origin, 'lost-reply', 9));
+    await waitForText(async () => (await provider(page)).value, '2: receipt-OP-001, receipt-OP-001-2', { what: 'the duplicate again' });
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('a fault can be switched off, and a verdict links to the event that broke it', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, lessonUrl(origin, 'lost-reply', 17));
+    const invariants = page.getByRole('region', { name: 'Invariants' });
+    await invariants.getByRole('button', { name: 'broken at event 8' }).click();
+    await waitForText(() => stepText(page), 'Step 9 of 35', { what: 'the step of event 8' });
+
+    // Without the lost reply, even the blind design makes one reservation.
+    await page.getByRole('switch', { name: /Fault: lose reply at provider.submit/ }).click();
+    await page.keyboard.press('End');
+    await waitForText(() => stepText(page), /^Step (\d+) of \1$/, { what: 'the last step' });
+    assert.equal(await page.getByRole('region', { name: 'Records' }).getByText('duplicate').count(), 0);
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('shows every design side by side at the same event', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, lessonUrl(origin, 'naive-retry', 6));
+    await page.getByRole('button', { name: 'Compare designs side by side' }).click();
+    const compare = page.getByRole('region', { name: 'Designs side by side' });
+    await compare.waitFor();
+    for (const design of [1, 2, 3]) {
+      await compare.getByRole('table', { name: `Records, design ${design}` }).waitFor();
+    }
+    await compare.getByText('Every invariant holds so far').waitFor();
+    await compare.getByText('Broken: At most one effect per logical operation').first().waitFor();
+    await screenshot(page, 'compare-naive-retry');
+    assertNoErrors(errors);
+    await close();
+  });
+});
