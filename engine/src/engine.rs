@@ -164,7 +164,12 @@ impl Engine {
             return None;
         }
         if self.events >= self.scenario.step_cap {
-            self.stop = Some(Stop::StepCap);
+            // A run that needed exactly step_cap events finished; only one with work left was cut.
+            self.stop = Some(if self.has_work() {
+                Stop::StepCap
+            } else {
+                Stop::Finished
+            });
             return None;
         }
         let stepped_and_step = match self.next() {
@@ -218,6 +223,15 @@ impl Engine {
             broke,
             state: self.world.clone(),
         }))
+    }
+
+    /// Whether anything is left to happen: a run in progress or queued, or a request in flight.
+    fn has_work(&self) -> bool {
+        !self.world.in_flight.is_empty()
+            || self
+                .workers
+                .iter()
+                .any(|worker| worker.task.is_some() || !worker.queue.is_empty())
     }
 
     /// What happens next, advancing time while everyone waits: a late commit at the provider,

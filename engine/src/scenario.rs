@@ -220,7 +220,7 @@ fn default_step_cap() -> u32 {
 pub const TICKS_MAX: u32 = 1_000_000;
 
 /// Names a worker may not take: lanes of the diagram that are not workers.
-pub const RESERVED_NAMES: [&str; 7] = [
+pub const RESERVED_NAMES: [&str; 9] = [
     "provider",
     "journal",
     "database",
@@ -228,6 +228,8 @@ pub const RESERVED_NAMES: [&str; 7] = [
     "model",
     "progress",
     "notification",
+    "email",
+    "charge",
 ];
 
 /// The upper bound of `step_cap` a scenario may ask for.

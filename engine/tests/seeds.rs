@@ -486,3 +486,40 @@ fn dedup_on_read_leaves_duplicates_stored() {
     assert_eq!(last(&trace).table.rows.len(), 6);
     assert!(broken(&trace, Invariant::OneRowPerKey).is_some());
 }
+
+/// A charge that failed before reaching the card gives its claimed key back, so the retry
+/// charges; it must not replay a result that never existed.
+#[test]
+fn a_failed_charge_releases_its_claim() {
+    let text = r#"
+workflow = "charge"
+[[operations]]
+id = "pay-1"
+payload = { amount = 20 }
+[[workers]]
+name = "client"
+runs = [{ op = "pay-1" }, { op = "pay-1" }]
+[[faults]]
+fault = "busy"
+at = "sink.send"
+nth = 1
+"#;
+    let trace = run(text);
+    assert_eq!(trace.results()[0].1, vec!["failed", "charged"]);
+    assert_eq!(last(&trace).sink_effects("charge", "pay-1"), 1);
+    assert!(all_hold(&trace), "{:?}", trace.verdicts);
+}
+
+/// A run that needs exactly step_cap events has finished; it was not cut off.
+#[test]
+fn a_run_of_exactly_step_cap_events_finishes() {
+    let full = run(NOTIFY_TWICE);
+    let mut exact = scenario(NOTIFY_TWICE);
+    exact.step_cap = full.len();
+    assert_eq!(
+        Engine::run(exact.clone()).unwrap().stop,
+        lab_engine::Stop::Finished
+    );
+    exact.step_cap = full.len() - 1;
+    assert_eq!(Engine::run(exact).unwrap().stop, lab_engine::Stop::StepCap);
+}

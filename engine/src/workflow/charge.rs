@@ -132,6 +132,13 @@ impl Flow for Task {
                 step.fault_used = busy || lost_request || lost_reply;
                 step.line = "charge";
                 if busy || lost_request {
+                    // Nothing was charged: give the claimed key back so a retry can charge.
+                    if self.claim {
+                        ctx.world
+                            .table
+                            .rows
+                            .retain(|row| !(row.key == key && row.value == "in progress"));
+                    }
                     let reply = busy.then(|| "503 busy".to_string());
                     let how = if lost_request {
                         Lost::Request
@@ -200,6 +207,9 @@ impl Flow for Task {
                 step.outcome = format!("returns \"{result}\"");
                 step.line = line;
                 step.result = Some(result.to_string());
+                if result == "replayed" && ctx.world.sink_effects("charge", &self.start.op) == 0 {
+                    step.flags.missing_effect = Some(self.start.op.clone());
+                }
             }
         }
         step

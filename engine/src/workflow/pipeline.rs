@@ -293,11 +293,14 @@ impl Task {
         }
         if matches!(ctx.fault, Some(FaultKind::Busy | FaultKind::LoseRequest)) {
             step.fault_used = true;
+            let lost = ctx.fault == Some(FaultKind::LoseRequest);
+            let reply = (!lost).then(|| "503 busy".to_string());
+            let how = if lost { Lost::Request } else { Lost::Nothing };
             step.messages = ctx.call(
                 "notification",
                 format!("notify {}", self.start.op),
-                Some("503 busy".into()),
-                Lost::Nothing,
+                reply,
+                how,
             );
             step.outcome = "the notification failed; the write stays done".into();
             self.fail(ctx, NOTIFY);
