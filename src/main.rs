@@ -4,6 +4,7 @@
 mod app;
 mod components;
 mod course;
+mod download;
 mod frames;
 mod pages;
 mod panic;

@@ -5,9 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
-use gloo::file::{Blob, File, ObjectUrl};
-use gloo::timers::callback::Timeout;
-use wasm_bindgen::JsCast;
+use gloo::file::File;
 use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
@@ -15,10 +13,6 @@ use crate::store::{parse, to_json, use_app, AppAction, Progress, ReadError, TEXT
 
 /// The name of an exported file.
 pub const EXPORT_FILE_NAME: &str = "idempotency-lab-progress.json";
-
-/// How long an exported file's object URL lives after the click: some browsers start the
-/// download only after the click handler returns.
-const REVOKE_DELAY_MS: u32 = 10_000;
 
 /// What an import did, in words; an error leaves progress as it was.
 pub fn import_message(result: &Result<Progress, ReadError>) -> String {
@@ -147,31 +141,10 @@ pub fn ProgressIo() -> Html {
     }
 }
 
-/// Saves `progress` as a file through a temporary `<a download>`.
+/// Saves `progress` as a JSON file.
 fn download_json(name: &str, progress: &Progress) -> Result<(), String> {
     let text = to_json(progress).map_err(|error| error.to_string())?;
-    let url = ObjectUrl::from(Blob::new_with_options(
-        text.as_str(),
-        Some("application/json"),
-    ));
-    let document = gloo::utils::document();
-    let body = document.body().ok_or("the page has no body")?;
-    let anchor = document
-        .create_element("a")
-        .ok()
-        .and_then(|element| element.dyn_into::<HtmlElement>().ok())
-        .ok_or("the browser would not create a download link")?;
-    anchor
-        .set_attribute("href", &url)
-        .and_then(|()| anchor.set_attribute("download", name))
-        .map_err(|_| "the browser would not set up the download link")?;
-    anchor.set_hidden(true);
-    body.append_child(&anchor)
-        .map_err(|_| "the browser would not add the download link")?;
-    anchor.click();
-    anchor.remove();
-    Timeout::new(REVOKE_DELAY_MS, move || drop(url)).forget();
-    Ok(())
+    crate::download::download_text(name, &text, "application/json")
 }
 
 fn focus(node: &NodeRef) {

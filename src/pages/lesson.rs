@@ -363,6 +363,17 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         let start = frames.start_of(variant_index);
         Callback::from(move |event: u32| go.emit(start + event))
     };
+    let ondownload = {
+        let trace = trace.clone();
+        let name = format!("{}-design-{}.json", lesson.id, variant_index + 1);
+        Callback::from(move |_: MouseEvent| {
+            // The engine's own JSON form (engine/TRACE.md), as `lab run --json` prints it.
+            let text = serde_json::to_string(&trace).expect("a trace always serializes");
+            if let Err(error) = crate::download::download_text(&name, &text, "application/json") {
+                gloo::console::error!(format!("download failed: {error}"));
+            }
+        })
+    };
     let ontogglecompare = {
         let comparing = comparing.clone();
         Callback::from(move |_: MouseEvent| comparing.set(!*comparing))
@@ -472,6 +483,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         <button type="button" aria-pressed={comparing.to_string()} onclick={ontogglecompare}>
                             { "Compare designs side by side" }
                         </button>
+                        <button type="button" onclick={ondownload}>{ "Download this run (JSON)" }</button>
                     </div>
                     if *comparing {
                         <Compare designs={compared} cursor={cursor} operations={operations.clone()} />

@@ -1,10 +1,13 @@
-// Switches and the side-by-side view: flipping a design choice re-runs the engine and changes
+// Switches, the side-by-side view, and the downloaded trace: flipping a design choice re-runs the engine and changes
 // the outcome as the lesson says; the lesson's own design comes back with one button.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 
 import {
+  ROOT,
   assertNoErrors,
   launchBrowser,
   lessonUrl,
@@ -107,4 +110,50 @@ describe('switches', () => {
     assertNoErrors(errors);
     await close();
   });
+});
+
+describe('the same trace in the browser as natively', () => {
+  let server;
+  let origin;
+  let browser;
+
+  before(async () => {
+    ({ server, origin } = await startServer());
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stopServer(server);
+  });
+
+  // The engine in WebAssembly and the native `lab` tool must give the same bytes.
+  for (const [lesson, file, step, design] of [
+    ['lost-reply', 'lessons/01-lost-reply.toml', 1, 0],
+    ['lost-reply', 'lessons/01-lost-reply.toml', 20, 1],
+    ['retry-bounds', 'lessons/13-retry-bounds.toml', 1, 0],
+    ['check-then-act', 'lessons/04-check-then-act.toml', 1, 0],
+  ]) {
+    it(`${lesson}, design ${design + 1}: the downloaded trace equals lab run --json, byte for byte`, async () => {
+      const { page, errors, close } = await newPage(browser);
+      await open(page, lessonUrl(origin, lesson, step));
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download this run (JSON)' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), `${lesson}-design-${design + 1}.json`);
+      const fromBrowser = fs.readFileSync(await download.path(), 'utf8');
+      const line = execFileSync(process.env.LAB_BIN || 'cargo', process.env.LAB_BIN ? ['run', file, '--json'] : ['run', '-q', '-p', 'lab', '--', 'run', file, '--json'], { cwd: ROOT, encoding: 'utf8' })
+        .split('\n')
+        .filter((text) => text.trim() !== '')[design];
+      const { name } = JSON.parse(line);
+      const prefix = `{"name":${JSON.stringify(name)},"trace":`;
+      assert.ok(line.startsWith(prefix) && line.endsWith('}'));
+      const native = line.slice(prefix.length, -1);
+      assert.equal(fromBrowser.length, native.length, 'same length');
+      assert.ok(fromBrowser === native, 'the same bytes');
+      assertNoErrors(errors);
+      await close();
+    });
+  }
 });
