@@ -5,23 +5,21 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
 import {
   ROOT,
   assertNoErrors,
   courseLessonIds,
   engineTraces,
-  launchBrowser,
   lessonUrl,
   newPage,
   open,
   screenshot,
-  startServer,
   stepper,
-  stopServer,
   waitForStep,
   waitForText,
+  useSite,
 } from './support.js';
 
 /** The lesson file whose `id` is this one. */
@@ -50,19 +48,9 @@ async function visible(page) {
 }
 
 describe('the whole course', () => {
-  let server;
   let origin;
   let browser;
-
-  before(async () => {
-    ({ server, origin } = await startServer());
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  useSite((site) => ({ origin, browser } = site));
 
   for (const id of courseLessonIds()) {
     it(`${id}: to the end and back, every design as the engine computed it`, async () => {

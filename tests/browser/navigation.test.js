@@ -1,40 +1,28 @@
 // The course map, opening a lesson from it, and links that point nowhere.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
 import {
   assertNoErrors,
   courseLessonIds,
-  launchBrowser,
   lessonUrl,
   newPage,
   open,
   screenshot,
-  startServer,
   stepper,
-  stopServer,
   waitForStep,
   waitForText,
+  useSite,
 } from './support.js';
 
 const LESSON = 'lost-reply';
 const TITLE = 'A missing reply is not a failed action';
 
 describe('navigation', () => {
-  let server;
   let origin;
   let browser;
-
-  before(async () => {
-    ({ server, origin } = await startServer());
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  useSite((site) => ({ origin, browser } = site));
 
   it('the home page shows the course map with a link to the lesson', async () => {
     const { page, errors, close } = await newPage(browser);

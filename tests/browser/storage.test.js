@@ -2,36 +2,24 @@
 // and a clean reset (never a crash), and presenter mode is a real, remembered toggle.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
 import {
   assertNoErrors,
-  launchBrowser,
   lessonUrl,
   newPage,
   open,
   screenshot,
-  startServer,
   stepper,
-  stopServer,
   waitForStep,
   waitForText,
+  useSite,
 } from './support.js';
 
 describe('saved progress and settings', () => {
-  let server;
   let origin;
   let browser;
-
-  before(async () => {
-    ({ server, origin } = await startServer());
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  useSite((site) => ({ origin, browser } = site));
 
   it('remembers where the learner stopped, across a reload', async () => {
     const { page, errors, close } = await newPage(browser);

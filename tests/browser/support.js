@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,6 +75,25 @@ function isFile(file) {
   } catch {
     return false;
   }
+}
+
+/**
+ * Registers the suite's before and after hooks: a static server for dist/ and a browser,
+ * both closed at the end. `use` receives { origin, browser } once they are up.
+ */
+export function useSite(use) {
+  let server;
+  let browser;
+  before(async () => {
+    let origin;
+    ({ server, origin } = await startServer());
+    browser = await launchBrowser();
+    use({ origin, browser });
+  });
+  after(async () => {
+    await browser?.close();
+    await stopServer(server);
+  });
 }
 
 export function stopServer(server) {

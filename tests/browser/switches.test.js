@@ -4,38 +4,26 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
 import {
   ROOT,
   assertNoErrors,
-  launchBrowser,
   lessonUrl,
   newPage,
   open,
   readInvariants,
   readRecordRow,
   screenshot,
-  startServer,
   stepper,
-  stopServer,
   waitForText,
+  useSite,
 } from './support.js';
 
 describe('switches', () => {
-  let server;
   let origin;
   let browser;
-
-  before(async () => {
-    ({ server, origin } = await startServer());
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  useSite((site) => ({ origin, browser } = site));
 
   const provider = async (page) => (await readRecordRow(page, 'OP-001'))['Provider records'];
   const stepText = (page) => stepper(page).count.textContent();
@@ -113,19 +101,9 @@ describe('switches', () => {
 });
 
 describe('the same trace in the browser as natively', () => {
-  let server;
   let origin;
   let browser;
-
-  before(async () => {
-    ({ server, origin } = await startServer());
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  useSite((site) => ({ origin, browser } = site));
 
   // The engine in WebAssembly and the native `lab` tool must give the same bytes.
   for (const [lesson, file, step, design] of [

@@ -3,11 +3,11 @@
 //! lives either in a tracking table written in the same transaction as the row, or in an external
 //! progress counter saved afterwards; duplicates are stopped at write time, or left for readers.
 
-use crate::fault::{Action, FaultKind};
+use crate::fault::Action;
 use crate::scenario::{Scenario, WriteMode};
 use crate::world::Effect;
 
-use super::{key_line, write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{key_line, write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
@@ -103,51 +103,32 @@ impl Task {
     fn write(&mut self, ctx: &mut Ctx, step: &mut Step) {
         let design = ctx.scenario.design.clone();
         let key = self.start.key.clone();
+        let (value, op) = (self.start.payload.clone(), self.start.op.clone());
         step.line = "write";
-        if ctx.fault == Some(FaultKind::Busy) {
-            step.fault_used = true;
-            step.messages = ctx.call(
-                "database",
-                format!("write {key}"),
-                Some("database is locked".into()),
-                Lost::Nothing,
-            );
-            step.outcome = "transaction rolled back: nothing written".into();
-            self.pc = Pc::Return("failed", "failed");
-            return;
-        }
         let mode = if design.dedup_on_write {
             design.write
         } else {
             WriteMode::Insert
         };
-        let unique = ctx.world.table.unique;
-        let outcome = ctx
-            .world
-            .table
-            .write(mode, &key, &self.start.payload, &self.start.op);
-        if design.same_transaction {
-            ctx.world.table.dedup.insert(key.clone());
+        let written = write_row(ctx, step, mode, &key, &value, &op);
+        if let Written::Done { .. } = written {
+            if design.same_transaction {
+                // The tracking row commits in the same transaction as the record.
+                ctx.world.table.dedup.insert(key.clone());
+                step.outcome.push_str("; dedup key committed with it");
+            }
+            if !design.dedup_on_write && ctx.world.table.count(&key) > 1 {
+                step.outcome
+                    .push_str("; readers will filter the duplicate, but it is stored");
+            }
         }
-        let lost = ctx.fault == Some(FaultKind::LoseReply);
-        step.fault_used = lost;
-        let how = if lost { Lost::Reply } else { Lost::Nothing };
-        let reply = format!("{outcome:?}").to_lowercase();
-        step.messages = ctx.call("database", format!("write {key}"), Some(reply), how);
-        step.outcome = write_outcome(&outcome, unique).to_string();
-        if design.same_transaction {
-            step.outcome.push_str("; dedup key committed with it");
-        }
-        if !design.dedup_on_write && ctx.world.table.count(&key) > 1 {
-            step.outcome
-                .push_str("; readers will filter the duplicate, but it is stored");
-        }
-        self.pc = if lost {
-            step.outcome
-                .push_str(", but the acknowledgment was lost: timeout");
-            Pc::Return("unknown", "unknown")
-        } else {
-            Pc::Send
+        self.pc = match written {
+            Written::Busy => {
+                step.outcome = "transaction rolled back: nothing written".into();
+                Pc::Return("failed", "failed")
+            }
+            Written::Done { lost: true, .. } => Pc::Return("unknown", "unknown"),
+            Written::Done { .. } => Pc::Send,
         };
     }
 

@@ -322,3 +322,52 @@ impl Listing {
         self.lines.iter().map(|(_, text)| text.clone()).collect()
     }
 }
+
+/// What a write to the results table did, as the worker saw it.
+pub(crate) enum Written {
+    /// The database was busy: nothing was written.
+    Busy,
+    /// The statement ran; `lost` when its acknowledgment never reached the worker.
+    Done {
+        outcome: crate::world::WriteOutcome,
+        lost: bool,
+    },
+}
+
+/// One write to the results table, with the two faults a write meets: busy (nothing written)
+/// and a lost acknowledgment (written, but the worker cannot know). Fills in the step's
+/// messages, outcome and use of the fault; the caller decides what the run does next.
+pub(crate) fn write_row(
+    ctx: &mut Ctx,
+    step: &mut Step,
+    mode: crate::scenario::WriteMode,
+    key: &str,
+    value: &str,
+    op: &str,
+) -> Written {
+    let request = format!("write {key}");
+    if ctx.fault == Some(FaultKind::Busy) {
+        step.fault_used = true;
+        step.messages = ctx.call(
+            "database",
+            request,
+            Some("database is locked".into()),
+            Lost::Nothing,
+        );
+        step.outcome = "database busy: nothing written".into();
+        return Written::Busy;
+    }
+    let unique = ctx.world.table.unique;
+    let outcome = ctx.world.table.write(mode, key, value, op);
+    let lost = ctx.fault == Some(FaultKind::LoseReply);
+    step.fault_used = lost;
+    let how = if lost { Lost::Reply } else { Lost::Nothing };
+    let reply = format!("{outcome:?}").to_lowercase();
+    step.messages = ctx.call("database", request, Some(reply), how);
+    step.outcome = write_outcome(&outcome, unique).to_string();
+    if lost {
+        step.outcome
+            .push_str(", but the acknowledgment was lost: timeout");
+    }
+    Written::Done { outcome, lost }
+}

@@ -7,7 +7,7 @@ use crate::fault::{Action, FaultKind};
 use crate::scenario::Scenario;
 use crate::world::Effect;
 
-use super::{write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
@@ -188,42 +188,17 @@ impl Flow for Task {
             }
             Pc::Write => {
                 step.line = "write";
-                let unique = ctx.world.table.unique;
-                if ctx.fault == Some(FaultKind::Busy) {
-                    step.fault_used = true;
-                    step.messages = ctx.call(
-                        "database",
-                        format!("write {}", self.start.key),
-                        Some("database is locked".into()),
-                        Lost::Nothing,
-                    );
-                    step.outcome = "database busy: nothing written".into();
-                    self.pc = Pc::Return("unknown", "unknown");
-                    return step;
-                }
-                let outcome = ctx.world.table.write(
-                    design.write,
-                    &self.start.key,
-                    &self.start.payload,
-                    &self.start.op,
+                let (key, value, op) = (
+                    self.start.key.clone(),
+                    self.start.payload.clone(),
+                    self.start.op.clone(),
                 );
-                let lost = ctx.fault == Some(FaultKind::LoseReply);
-                step.fault_used = lost;
-                let how = if lost { Lost::Reply } else { Lost::Nothing };
-                step.messages = ctx.call(
-                    "database",
-                    format!("write {}", self.start.key),
-                    Some(format!("{outcome:?}").to_lowercase()),
-                    how,
-                );
-                step.outcome = write_outcome(&outcome, unique).to_string();
-                self.pc = if lost {
-                    step.outcome
-                        .push_str(", but the acknowledgment was lost: timeout");
-                    Pc::Return("unknown", "unknown")
-                } else {
+                self.pc = match write_row(ctx, &mut step, design.write, &key, &value, &op) {
+                    Written::Busy | Written::Done { lost: true, .. } => {
+                        Pc::Return("unknown", "unknown")
+                    }
                     // A UNIQUE conflict on a plain INSERT also means the row is there: done.
-                    Pc::Return("done", "done")
+                    Written::Done { .. } => Pc::Return("done", "done"),
                 };
             }
             Pc::Return(result, line) => {

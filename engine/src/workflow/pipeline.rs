@@ -9,7 +9,7 @@ use crate::fault::{Action, FaultKind};
 use crate::scenario::Scenario;
 use crate::world::{Effect, JobRow, JobStatus};
 
-use super::{write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
 
 /// The stages, in order, as the journal names them.
 const MODEL: &str = "model_call";
@@ -238,41 +238,21 @@ impl Task {
         step.flags.resubmitted = self.resubmitting;
         let key = self.start.key.clone();
         let output = self.output.clone().unwrap_or_default();
-        if ctx.fault == Some(FaultKind::Busy) {
-            step.fault_used = true;
-            step.messages = ctx.call(
-                "database",
-                format!("write {key}"),
-                Some("database is locked".into()),
-                Lost::Nothing,
-            );
-            step.outcome = "the downstream write failed; the model output stays preserved".into();
-            self.fail(ctx, WRITE);
-            return;
+        let op = self.start.op.clone();
+        match write_row(ctx, step, ctx.scenario.design.write, &key, &output, &op) {
+            Written::Busy => {
+                step.outcome.push_str("; the model output stays preserved");
+                self.fail(ctx, WRITE);
+            }
+            Written::Done { lost: true, .. } => {
+                step.outcome.push_str("; recorded as a failed write");
+                self.fail(ctx, WRITE);
+            }
+            Written::Done { .. } => {
+                self.complete(ctx, WRITE, "done");
+                self.pc = Pc::Notify;
+            }
         }
-        let unique = ctx.world.table.unique;
-        let outcome =
-            ctx.world
-                .table
-                .write(ctx.scenario.design.write, &key, &output, &self.start.op);
-        let lost = ctx.fault == Some(FaultKind::LoseReply);
-        step.fault_used = lost;
-        let how = if lost { Lost::Reply } else { Lost::Nothing };
-        step.messages = ctx.call(
-            "database",
-            format!("write {key}"),
-            Some(format!("{outcome:?}").to_lowercase()),
-            how,
-        );
-        step.outcome = write_outcome(&outcome, unique).to_string();
-        if lost {
-            step.outcome
-                .push_str(", but the acknowledgment was lost: recorded as a failed write");
-            self.fail(ctx, WRITE);
-            return;
-        }
-        self.complete(ctx, WRITE, "done");
-        self.pc = Pc::Notify;
     }
 
     fn notify(&mut self, ctx: &mut Ctx, step: &mut Step) {

@@ -2,11 +2,11 @@
 //! IGNORE or UPSERT, with or without a UNIQUE constraint, and optionally guarded by an
 //! application-level "does it exist?" check, which races under concurrency.
 
-use crate::fault::{Action, FaultKind};
+use crate::fault::Action;
 use crate::scenario::{Scenario, WriteMode};
 use crate::world::WriteOutcome;
 
-use super::{key_line, write_outcome, write_sql, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{key_line, write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
@@ -122,39 +122,17 @@ impl Flow for Task {
                 };
             }
             Pc::Write => {
-                let mode = ctx.scenario.design.write;
-                let unique = ctx.world.table.unique;
                 step.line = "write";
-                if ctx.fault == Some(FaultKind::Busy) {
-                    step.fault_used = true;
-                    step.messages = ctx.call(
-                        "database",
-                        format!("write {key}"),
-                        Some("database is locked".into()),
-                        Lost::Nothing,
-                    );
-                    step.outcome = "database busy: nothing written".into();
-                    self.pc = Pc::Return("failed", "failed");
-                    return step;
-                }
-                let outcome =
-                    ctx.world
-                        .table
-                        .write(mode, &key, &self.start.payload, &self.start.op);
-                let lost = ctx.fault == Some(FaultKind::LoseReply);
-                step.fault_used = lost;
-                let how = if lost { Lost::Reply } else { Lost::Nothing };
-                let reply = format!("{outcome:?}").to_lowercase();
-                step.messages = ctx.call("database", format!("write {key}"), Some(reply), how);
-                step.outcome = write_outcome(&outcome, unique).to_string();
-                self.pc = match (lost, &outcome) {
-                    (true, _) => {
-                        step.outcome
-                            .push_str(", but the acknowledgment was lost: timeout");
-                        Pc::Return("unknown", "unknown")
-                    }
-                    (false, WriteOutcome::Conflict) => Pc::Return("conflict", "conflict"),
-                    (false, _) => Pc::Return("written", "written"),
+                let mode = ctx.scenario.design.write;
+                let (value, op) = (self.start.payload.clone(), self.start.op.clone());
+                self.pc = match write_row(ctx, &mut step, mode, &key, &value, &op) {
+                    Written::Busy => Pc::Return("failed", "failed"),
+                    Written::Done { lost: true, .. } => Pc::Return("unknown", "unknown"),
+                    Written::Done {
+                        outcome: WriteOutcome::Conflict,
+                        ..
+                    } => Pc::Return("conflict", "conflict"),
+                    Written::Done { .. } => Pc::Return("written", "written"),
                 };
             }
             Pc::Return(result, line) => {
