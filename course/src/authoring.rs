@@ -13,8 +13,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::model::{
-    BreakAt, Choice, Course, Expect, Lesson, Question, QuestionKind, Section, Step, Variant,
-    VariantKind, FORMAT_VERSION,
+    BreakAt, Choice, Course, Expect, Lesson, Question, QuestionKind, Section, Step, TryExpect,
+    TryIt, Variant, VariantKind, FORMAT_VERSION,
 };
 
 /// The manifest's file name inside the lessons folder.
@@ -108,6 +108,9 @@ struct StepFile {
     text: String,
     #[serde(default)]
     questions: Vec<QuestionFile>,
+    /// An action for the learner: `try = { switch = "provider_dedup", on = true, expect = "holds" }`.
+    #[serde(default, rename = "try")]
+    try_it: Option<Spanned<TryIt>>,
 }
 
 /// Where in a variant's trace a step applies.
@@ -184,6 +187,7 @@ pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
     }
     let mut lessons = Vec::new();
     let mut traces = BTreeMap::new();
+    let mut failed: Vec<String> = Vec::new();
     for path in lesson_files(dir).map_err(|error| vec![error])? {
         match read(&path)
             .map_err(|error| vec![error])
@@ -193,7 +197,16 @@ pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
                 traces.insert(lesson.id.clone(), lesson_traces);
                 lessons.push(lesson);
             }
-            Err(mut found) => errors.append(&mut found),
+            Err(mut found) => {
+                // The file exists but failed its checks: its id must not also be reported missing.
+                if let Some(id) = fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|text| top_level_id(&text))
+                {
+                    failed.push(id);
+                }
+                errors.append(&mut found);
+            }
         }
     }
     let mut ids: BTreeMap<String, String> = BTreeMap::new();
@@ -215,6 +228,7 @@ pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
         &manifest_text,
         &manifest,
         &mut lessons,
+        &failed,
         &mut errors,
     );
     check_prerequisites(dir, &lessons, &mut errors);
@@ -587,12 +601,19 @@ fn compile_steps(
                 }
                 previous = here;
                 let questions = compile_questions(path, text, step, errors);
+                if let Some(try_it) = &step.try_it {
+                    if let Err(message) = check_try(try_it.get_ref(), &variants[variant]) {
+                        let message = format!("step \"{}\": try: {message}", step.title);
+                        errors.push(at(path, text, try_it.span().start, message));
+                    }
+                }
                 steps.push(Step {
                     title: step.title.clone(),
                     html: markdown(&step.text),
                     variant: variant as u32,
                     at: cursor,
                     questions,
+                    try_it: step.try_it.as_ref().map(|try_it| try_it.get_ref().clone()),
                 });
             }
             Err(message) => errors.push(at(
@@ -658,6 +679,41 @@ fn compile_questions(
         });
     }
     questions
+}
+
+/// A "try it" must name a switch of this workflow, change something, and do what it promises.
+fn check_try(try_it: &TryIt, variant: &Variant) -> Result<(), String> {
+    let scenario = &variant.scenario;
+    let switches = scenario.workflow.switches();
+    if !switches.contains(&try_it.switch) {
+        let known: Vec<String> = switches
+            .iter()
+            .map(|switch| serde_json::to_string(switch).unwrap_or_default())
+            .collect();
+        return Err(format!(
+            "this workflow has no such switch; it has {}",
+            known.join(", ")
+        ));
+    }
+    if try_it.switch.get(scenario) == try_it.on {
+        return Err(format!(
+            "the switch is already {} in this design: flipping it changes nothing",
+            if try_it.on { "on" } else { "off" }
+        ));
+    }
+    let changed = try_it.switch.set(scenario, try_it.on);
+    let trace = Engine::run(changed)
+        .map_err(|error| format!("the changed scenario does not run: {error}"))?;
+    let breaks = trace.first_broken().is_some();
+    match (try_it.expect, breaks) {
+        (TryExpect::Holds, true) => {
+            Err("expect = \"holds\", but the changed run breaks an invariant".into())
+        }
+        (TryExpect::Breaks, false) => {
+            Err("expect = \"breaks\", but every invariant holds in the changed run".into())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A step's `at` to a cursor in the trace.
@@ -740,11 +796,18 @@ fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
     Err("at = { .. } needs one of action, fault or broke".into())
 }
 
+/// The `id` of a lesson file that may not parse as a lesson.
+fn top_level_id(text: &str) -> Option<String> {
+    let table: toml::Table = text.parse().ok()?;
+    table.get("id")?.as_str().map(str::to_string)
+}
+
 fn order(
     path: &Path,
     text: &str,
     manifest: &ManifestFile,
     lessons: &mut Vec<Lesson>,
+    failed: &[String],
     errors: &mut Vec<LessonError>,
 ) -> Vec<Section> {
     let mut ordered = Vec::new();
@@ -764,6 +827,7 @@ fn order(
                     let message = format!("lesson \"{}\" is listed twice", id.get_ref());
                     errors.push(at(path, text, id.span().start, message));
                 }
+                None if failed.contains(id.get_ref()) => {}
                 None => {
                     let message = format!(
                         "lesson \"{}\" is listed but no lesson file has that id",

@@ -105,6 +105,30 @@ pub struct Step {
     pub variant: u32,
     pub at: u32,
     pub questions: Vec<Question>,
+    /// An action the learner is asked to take at this step: flip a switch and watch.
+    #[serde(default, rename = "try")]
+    pub try_it: Option<TryIt>,
+}
+
+/// "Flip this switch": the learner sets one of the design's switches on the lab.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TryIt {
+    pub switch: lab_engine::Switch,
+    /// The value to set it to.
+    pub on: bool,
+    /// What the changed run shows; the checker runs it and holds the lesson to this.
+    pub expect: TryExpect,
+}
+
+/// The outcome a "try it" promises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TryExpect {
+    /// Every invariant holds in the changed run.
+    Holds,
+    /// At least one invariant breaks in the changed run.
+    Breaks,
 }
 
 /// A question shown with a step.

@@ -423,6 +423,23 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             })
             .collect(),
     };
+    // The narrative step's "try it", when it belongs to the design on show.
+    let try_it = narrative
+        .as_ref()
+        .filter(|(_, step)| step.variant as usize == variant_index)
+        .and_then(|(_, step)| step.try_it.clone());
+    let tried = try_it
+        .as_ref()
+        .is_some_and(|try_it| try_it.switch.get(&shown_scenario) == try_it.on);
+    let ontry = {
+        let onswitch = onswitch.clone();
+        let shown = shown_scenario.clone();
+        Callback::from(move |_| {
+            if let Some(try_it) = &try_it {
+                onswitch.emit(try_it.switch.set(&shown, try_it.on));
+            }
+        })
+    };
     let starts: Vec<u32> = (0..lesson.variants.len())
         .map(|index| frames.start_of(index))
         .collect();
@@ -451,6 +468,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
             <div class={classes!("lesson-grid", text_hidden.then_some("text-hidden"))}>
                 <Narrative
                     hidden={*text_hidden}
+                    tried={tried}
+                    ontry={ontry}
                     step={narrative.as_ref().map(|(_, step)| step.clone())}
                     number={narrative.as_ref().map(|(index, _)| *index as u32 + 1).unwrap_or(0)}
                     count={lesson.steps.len() as u32}
@@ -476,7 +495,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                         scenario={shown_scenario}
                         original={variant.scenario.clone()}
                         faults={variant.scenario.faults.clone()}
-                        onchange={onswitch}
+                        onchange={onswitch.clone()}
                         {onreset}
                     />
                     <div class="compare-bar">

@@ -67,6 +67,20 @@ describe('switches', () => {
     await close();
   });
 
+  it("a step's task (flip this switch) is done with one button and does what the lesson says", async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, lessonUrl(origin, 'lost-reply', 9));
+    const task = page.getByRole('group', { name: 'Try it' });
+    await task.getByText('Provider deduplicates by idempotency key').waitFor();
+    await task.getByRole('button', { name: 'Flip it for me' }).click();
+    await task.getByText('Done: in this run every invariant holds.').waitFor();
+    assert.equal((await provider(page)).value, '1: receipt-OP-001');
+    assert.equal(await page.getByRole('switch', { name: /Provider deduplicates by idempotency key/ }).isChecked(), true);
+    assert.equal(await stepText(page), 'Step 9 of 35');
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('a fault can be switched off, and a verdict links to the event that broke it', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, 'lost-reply', 17));

@@ -1,0 +1,98 @@
+//! The checker catches a lesson that does not do what it says, and names the file and line.
+
+use std::fs;
+use std::path::PathBuf;
+
+use lab_course::authoring;
+
+fn lessons_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lessons")
+}
+
+/// A folder with a manifest listing lost-reply, and lost-reply edited by `edit`.
+fn course_with(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lab-checker-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let manifest =
+        "format = 1\ntitle = \"t\"\n[[sections]]\ntitle = \"s\"\nlessons = [\"lost-reply\"]\n";
+    fs::write(dir.join("course.toml"), manifest).unwrap();
+    let lesson = fs::read_to_string(lessons_dir().join("01-lost-reply.toml")).unwrap();
+    fs::write(dir.join("01-lost-reply.toml"), edit(lesson)).unwrap();
+    dir
+}
+
+fn errors(dir: &std::path::Path) -> Vec<String> {
+    match authoring::load(dir) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors.iter().map(ToString::to_string).collect(),
+    }
+}
+
+#[test]
+fn the_unedited_lesson_passes() {
+    assert_eq!(
+        errors(&course_with("ok", |text| text)),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
+    let dir = course_with("try", |text| {
+        text.replace(
+            "try = { switch = \"provider_dedup\", on = true, expect = \"holds\" }",
+            "try = { switch = \"trust_not_found\", on = false, expect = \"holds\" }",
+        )
+    });
+    let found = errors(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let line = fs::read_to_string(dir.join("01-lost-reply.toml"))
+        .unwrap()
+        .lines()
+        .position(|line| line.starts_with("try = "))
+        .unwrap()
+        + 1;
+    assert!(
+        found[0].contains(&format!("01-lost-reply.toml:{line}:")),
+        "{found:?}"
+    );
+    assert!(found[0].contains("breaks an invariant"), "{found:?}");
+}
+
+#[test]
+fn an_unsafe_design_that_does_not_break_is_an_error() {
+    let dir = course_with("unsafe", |text| {
+        text.replace(
+            "provider = { dedup = false }",
+            "provider = { dedup = true }",
+        )
+    });
+    let found = errors(&dir);
+    assert!(
+        found
+            .iter()
+            .any(|error| error.contains("is unsafe but breaks no invariant")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|error| error.contains("expected provider_records = 2, but the run gives 1")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_typo_is_reported_with_line_and_column() {
+    let dir = course_with("typo", |text| {
+        text.replacen("minutes = 8", "minuets = 8", 1)
+    });
+    let found = errors(&dir);
+    assert!(
+        found
+            .iter()
+            .any(|error| error.contains("01-lost-reply.toml:4:1: unknown field `minuets`")),
+        "{found:?}"
+    );
+}
