@@ -204,9 +204,7 @@ impl Flow for Task {
                 self.pc = Pc::Return("charged", "done");
             }
             Pc::Return(result, line) => {
-                step.outcome = format!("returns \"{result}\"");
-                step.line = line;
-                step.result = Some(result.to_string());
+                step.finish(result, line);
                 if result == "replayed" && ctx.world.sink_effects("charge", &self.start.op) == 0 {
                     step.flags.missing_effect = Some(self.start.op.clone());
                 }

@@ -227,9 +227,7 @@ impl Flow for Task {
                 self.pc = Pc::Return("ingested", "ingested");
             }
             Pc::Return(result, line) => {
-                step.outcome = format!("returns \"{result}\"");
-                step.line = line;
-                step.result = Some(result.to_string());
+                step.finish(result, line);
                 if result == "skipped" && ctx.world.table_rows(&self.start.op) == 0 {
                     step.flags.missing_effect = Some(self.start.op.clone());
                 }

@@ -290,6 +290,15 @@ pub(crate) struct Step {
     pub marks: Option<FaultKind>,
 }
 
+impl Step {
+    /// The run ends here with `result`, at the listing line `line`.
+    pub fn finish(&mut self, result: &str, line: &'static str) {
+        self.outcome = format!("returns \"{result}\"");
+        self.line = line;
+        self.result = Some(result.to_string());
+    }
+}
+
 /// A code listing whose lines can be named.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Listing {

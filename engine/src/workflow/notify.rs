@@ -202,9 +202,7 @@ impl Flow for Task {
                 };
             }
             Pc::Return(result, line) => {
-                step.outcome = format!("returns \"{result}\"");
-                step.line = line;
-                step.result = Some(result.to_string());
+                step.finish(result, line);
                 if result == "done" && ctx.world.sink_effects("notification", &self.start.op) == 0 {
                     step.flags.missing_effect = Some(self.start.op.clone());
                 }

@@ -355,9 +355,7 @@ impl Flow for Task {
             Pc::Notify => self.notify(ctx, &mut step),
             Pc::Done => self.done(ctx, &mut step),
             Pc::Return(result, line) => {
-                step.outcome = format!("returns \"{result}\"");
-                step.line = line;
-                step.result = Some(result.to_string());
+                step.finish(result, line);
                 let written = ctx.world.table_rows(&self.start.op) > 0;
                 if matches!(result, "skipped" | "succeeded") && !written {
                     step.flags.missing_effect = Some(self.start.op.clone());

@@ -254,13 +254,9 @@ impl Flow for Task {
             }
             Pc::Update => self.mark(ctx, JobStatus::Verified, "update", None),
             Pc::Return(result, line) => {
-                let outcome = format!("returns \"{result}\"");
-                Step {
-                    outcome,
-                    line,
-                    result: Some(result.to_string()),
-                    ..Step::default()
-                }
+                let mut step = Step::default();
+                step.finish(result, line);
+                step
             }
         }
     }

@@ -136,9 +136,7 @@ impl Flow for Task {
                 };
             }
             Pc::Return(result, line) => {
-                step.outcome = format!("returns \"{result}\"");
-                step.line = line;
-                step.result = Some(result.to_string());
+                step.finish(result, line);
             }
         }
         step
