@@ -2,14 +2,15 @@
 //! drawn broken with a mark, a crash marked on its lane, the current event highlighted. The event
 //! list below it is the same content as text.
 
-use lab_engine::{Event, FaultKind, Lane};
+use std::rc::Rc;
+
+use lab_engine::{Event, FaultKind, Lane, Trace};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct SequenceDiagramProps {
-    pub lanes: Vec<Lane>,
-    /// Every event of the trace; the diagram shows those up to the cursor.
-    pub events: Vec<Event>,
+    /// The run; the diagram shows its events up to the cursor. Shared, not copied.
+    pub trace: Rc<Trace>,
     pub cursor: u32,
 }
 
@@ -130,14 +131,14 @@ fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
 
 #[component]
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
-    let shown = &props.events[..(props.cursor as usize).min(props.events.len())];
+    let shown = &props.trace.events[..(props.cursor as usize).min(props.trace.events.len())];
     let cursor = props.cursor;
     let scroller = use_node_ref();
     {
         // Keep the current event in view inside the diagram's own box; never scroll the page.
         let scroller = scroller.clone();
         let rows = shown.len() as i32;
-        let width = (props.lanes.len() as i32 * LANE_WIDTH).max(LANE_WIDTH);
+        let width = (props.trace.lanes.len() as i32 * LANE_WIDTH).max(LANE_WIDTH);
         use_effect_with(cursor, move |_| {
             if let Some(scroller) = scroller.cast::<web_sys::Element>() {
                 let scale = f64::from(scroller.client_width().max(1)) / f64::from(width);
@@ -148,9 +149,9 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             }
         });
     }
-    let width = (props.lanes.len() as i32 * LANE_WIDTH).max(LANE_WIDTH);
+    let width = (props.trace.lanes.len() as i32 * LANE_WIDTH).max(LANE_WIDTH);
     let height = HEADER_HEIGHT + shown.len().max(1) as i32 * ROW_HEIGHT + 8;
-    let heads = props.lanes.iter().enumerate().map(|(index, lane)| {
+    let heads = props.trace.lanes.iter().enumerate().map(|(index, lane)| {
         let x = lane_x(index);
         html! {
             <g class="lane">
@@ -162,7 +163,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     let rows = shown
         .iter()
         .enumerate()
-        .map(|(index, event)| row(&props.lanes, event, index, event.index == cursor));
+        .map(|(index, event)| row(&props.trace.lanes, event, index, event.index == cursor));
     let items = shown.iter().map(|event| {
         let fault = event.fault.map(|fault| format!(" [fault: {}]", fault.name().replace('_', " "))).unwrap_or_default();
         let lost = event.messages.iter().any(|message| message.lost);
@@ -176,6 +177,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         "Sequence diagram of events 1 to {} between {}",
         shown.len(),
         props
+            .trace
             .lanes
             .iter()
             .map(|lane| lane.label.as_str())

@@ -1,6 +1,8 @@
 //! A lesson: the narrative beside the lab. The step in the URL is the only cursor; Back and Next
 //! replace the URL, so a deep link opens exactly the state it names.
 
+use std::rc::Rc;
+
 use lab_engine::{Engine, Scenario, Trace};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -30,7 +32,7 @@ pub struct LessonPageProps {
 }
 
 /// Runs every variant of a lesson through the engine, once per lesson.
-fn run_variants(id: &str) -> Result<Vec<Trace>, String> {
+fn run_variants(id: &str) -> Result<Vec<Rc<Trace>>, String> {
     let course = course();
     let lesson = course
         .lesson(id)
@@ -38,7 +40,11 @@ fn run_variants(id: &str) -> Result<Vec<Trace>, String> {
     lesson
         .variants
         .iter()
-        .map(|variant| Engine::run(variant.scenario.clone()).map_err(|error| error.to_string()))
+        .map(|variant| {
+            Engine::run(variant.scenario.clone())
+                .map(Rc::new)
+                .map_err(|error| error.to_string())
+        })
         .collect()
 }
 
@@ -99,7 +105,11 @@ fn on_button(event: &web_sys::KeyboardEvent) -> bool {
 }
 
 /// Frames worth a marker on the scrubber: every fault, and where each design first breaks.
-fn markers(traces: &[&Trace], frames: &Frames, lesson: &lab_course::Lesson) -> Vec<(u32, String)> {
+fn markers(
+    traces: &[Rc<Trace>],
+    frames: &Frames,
+    lesson: &lab_course::Lesson,
+) -> Vec<(u32, String)> {
     let mut markers = Vec::new();
     for (index, trace) in traces.iter().enumerate() {
         let design = format!("design {}", index + 1);
@@ -175,6 +185,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         custom
             .as_ref()
             .and_then(|(_, _, scenario)| Engine::run(scenario.clone()).ok())
+            .map(Rc::new)
     });
     let comparing = use_state(|| false);
     let navigator = use_navigator().expect("the lesson page is inside a router");
@@ -191,7 +202,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         );
         return html! { <NotFound message={message} /> };
     };
-    let base: &Vec<Trace> = match &*traces {
+    let base: &Vec<Rc<Trace>> = match &*traces {
         Ok(traces) => traces,
         Err(error) => {
             let message = format!(
@@ -206,18 +217,19 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         .as_ref()
         .filter(|(id, _, _)| id == &lesson.id)
         .map(|(_, variant, _)| *variant);
-    let traces: Vec<&Trace> = base
+    // Shared, never copied: a trace holds the whole state after every event.
+    let traces: Vec<Rc<Trace>> = base
         .iter()
         .enumerate()
         .map(|(index, trace)| match (&*custom_trace, customised) {
-            (Some(mine), Some(variant)) if variant == index => mine,
-            _ => trace,
+            (Some(mine), Some(variant)) if variant == index => Rc::clone(mine),
+            _ => Rc::clone(trace),
         })
         .collect();
     let frames = Frames::new(traces.iter().map(|trace| trace.len()));
     let (frame, notice) = parse_step(props.step.as_ref(), &frames);
     let (variant_index, cursor) = frames.locate(frame);
-    let trace = traces[variant_index];
+    let trace = Rc::clone(&traces[variant_index]);
     let variant = &lesson.variants[variant_index];
 
     // `jump` goes to any frame (also of designs about to change); `go` stays within these.
@@ -364,11 +376,11 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         Callback::from(move |event: u32| go.emit(start + event))
     };
     let ondownload = {
-        let trace = trace.clone();
+        let trace = Rc::clone(&trace);
         let name = format!("{}-design-{}.json", lesson.id, variant_index + 1);
         Callback::from(move |_: MouseEvent| {
             // The engine's own JSON form (engine/TRACE.md), as `lab run --json` prints it.
-            let text = serde_json::to_string(&trace).expect("a trace always serializes");
+            let text = serde_json::to_string(&*trace).expect("a trace always serializes");
             if let Err(error) = crate::download::download_text(&name, &text, "application/json") {
                 gloo::console::error!(format!("download failed: {error}"));
             }
@@ -407,20 +419,13 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
         (Some((_, _, scenario)), Some(index)) if index == variant_index => scenario.clone(),
         _ => variant.scenario.clone(),
     };
-    // Built only while shown: it copies every design's trace.
-    let compared: Vec<(String, lab_course::VariantKind, std::rc::Rc<Trace>)> = match *comparing {
+    let compared: Vec<(String, lab_course::VariantKind, Rc<Trace>)> = match *comparing {
         false => Vec::new(),
         true => lesson
             .variants
             .iter()
             .zip(&traces)
-            .map(|(variant, trace)| {
-                (
-                    variant.label.clone(),
-                    variant.kind,
-                    std::rc::Rc::new((*trace).clone()),
-                )
-            })
+            .map(|(variant, trace)| (variant.label.clone(), variant.kind, Rc::clone(trace)))
             .collect(),
     };
     // The narrative step's "try it", when it belongs to the design on show.
@@ -486,7 +491,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     <Stepper frame={frame} total={frames.total()} ongo={go.clone()} playing={*playing} {ontoggleplay} {markers} {speed} {onspeed} />
                     <EventCard event={event} cursor={cursor} events={trace.len()} lanes={lane_names} />
                     <RecordTable world={world} previous={previous} operations={operations.clone()} lanes={trace.lanes.clone()} />
-                    <SequenceDiagram lanes={trace.lanes.clone()} events={trace.events.clone()} cursor={cursor} />
+                    <SequenceDiagram trace={Rc::clone(&trace)} cursor={cursor} />
                     <div class="lab-pair">
                         <CodePanel code={trace.code.clone()} line={line} />
                         <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} ongoevent={ongoevent} />
