@@ -1,6 +1,13 @@
-//! `make bench`: events per second for 1,000-record batches with faults, natively. Prints
-//! figures; asserts nothing about speed.
+//! `make bench`: what the engine costs as the work grows, natively. Prints figures at several
+//! sizes and how they grow; asserts nothing about speed.
+//!
+//! - events per second without recording (`run_quiet`) and building the whole trace (`run`);
+//! - the time per event at each size, and its ratio to the smallest size (flat = linear cost);
+//! - peak heap while building a trace, and the heap the trace keeps (a counting allocator);
+//! - `Trace::state_at` at many cursors of a long trace.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use lab_engine::{
@@ -8,7 +15,32 @@ use lab_engine::{
     WorkerPlan, WorkflowKind,
 };
 
-const RECORDS: u32 = 1_000;
+/// The system allocator, counting live bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let pointer = unsafe { System.alloc(layout) };
+        if !pointer.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(pointer, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+const SIZES: [u32; 3] = [100, 1_000, 10_000];
 
 fn rule(fault: FaultKind, at: Action, chance_permille: u16) -> FaultRule {
     FaultRule {
@@ -20,9 +52,9 @@ fn rule(fault: FaultKind, at: Action, chance_permille: u16) -> FaultRule {
     }
 }
 
-/// A batch of `RECORDS` operations over two workers, with faults drawn from the seed.
-fn batch(workflow: WorkflowKind, faults: Vec<FaultRule>) -> Scenario {
-    let operations: Vec<Operation> = (0..RECORDS)
+/// A batch of `records` operations over two workers, with faults drawn from the seed.
+fn batch(workflow: WorkflowKind, records: u32, faults: Vec<FaultRule>) -> Scenario {
+    let operations: Vec<Operation> = (0..records)
         .map(|index| {
             let mut payload = Payload::new();
             payload.insert("amount".into(), Scalar::Int(i64::from(index % 97)));
@@ -34,7 +66,7 @@ fn batch(workflow: WorkflowKind, faults: Vec<FaultRule>) -> Scenario {
         })
         .collect();
     let runs = |parity: u32| -> Vec<Run> {
-        (0..RECORDS)
+        (0..records)
             .filter(|index| index % 2 == parity)
             .map(|index| Run {
                 op: format!("evt-{index}"),
@@ -66,58 +98,165 @@ fn batch(workflow: WorkflowKind, faults: Vec<FaultRule>) -> Scenario {
     }
 }
 
-fn measure(name: &str, scenario: &Scenario) {
-    let rounds = 3;
-    let mut quiet = Duration::ZERO;
-    let mut traced = Duration::ZERO;
+struct Figures {
+    events: u32,
+    quiet_per_second: f64,
+    traced_per_second: f64,
+    peak_bytes: usize,
+    kept_bytes: usize,
+}
+
+/// Runs `scenario` quietly and traced, enough times to last at least a quarter second each.
+fn measure(scenario: &Scenario) -> Figures {
     let mut events = 0;
-    for _ in 0..rounds {
+    let mut rounds = 0u32;
+    let mut quiet = Duration::ZERO;
+    while quiet < Duration::from_millis(250) {
         let start = Instant::now();
         let (count, _, _) =
             Engine::run_quiet(scenario.clone()).expect("the benchmark scenario is valid");
         quiet += start.elapsed();
         events = count;
+        rounds += 1;
+    }
+    let quiet_per_second = f64::from(events) * f64::from(rounds) / quiet.as_secs_f64();
+
+    let mut rounds = 0u32;
+    let mut traced = Duration::ZERO;
+    let (mut peak_bytes, mut kept_bytes) = (0, 0);
+    while traced < Duration::from_millis(250) {
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
         let start = Instant::now();
         let trace = Engine::run(scenario.clone()).expect("the benchmark scenario is valid");
         traced += start.elapsed();
-        assert_eq!(trace.len(), count, "both modes run the same events");
+        peak_bytes = PEAK.load(Ordering::Relaxed) - before;
+        kept_bytes = LIVE.load(Ordering::Relaxed) - before;
+        assert_eq!(trace.len(), events, "both modes run the same events");
+        drop(trace);
+        rounds += 1;
     }
-    let rate = |total: Duration| f64::from(events * rounds) / total.as_secs_f64();
+    let traced_per_second = f64::from(events) * f64::from(rounds) / traced.as_secs_f64();
+    Figures {
+        events,
+        quiet_per_second,
+        traced_per_second,
+        peak_bytes,
+        kept_bytes,
+    }
+}
+
+fn megabytes(bytes: usize) -> f64 {
+    bytes as f64 / 1_000_000.0
+}
+
+fn growth(name: &str, scenario_at: impl Fn(u32) -> Scenario) {
+    println!("\n{name}");
     println!(
-        "{name:<34} {events:>6} events   {:>12.0} events/s without snapshots   {:>10.0} events/s with a full state per event",
-        rate(quiet),
-        rate(traced)
+        "{:>8} {:>8} {:>14} {:>10} {:>14} {:>10} {:>11} {:>11}",
+        "records",
+        "events",
+        "quiet ev/s",
+        "ns/event",
+        "traced ev/s",
+        "ns/event",
+        "peak MB",
+        "trace MB"
+    );
+    let mut first: Option<(f64, f64)> = None;
+    let mut last = (0.0, 0.0);
+    for records in SIZES {
+        let figures = measure(&scenario_at(records));
+        let quiet_ns = 1e9 / figures.quiet_per_second;
+        let traced_ns = 1e9 / figures.traced_per_second;
+        first.get_or_insert((quiet_ns, traced_ns));
+        last = (quiet_ns, traced_ns);
+        println!(
+            "{records:>8} {:>8} {:>14.0} {:>10.0} {:>14.0} {:>10.0} {:>11.2} {:>11.2}",
+            figures.events,
+            figures.quiet_per_second,
+            quiet_ns,
+            figures.traced_per_second,
+            traced_ns,
+            megabytes(figures.peak_bytes),
+            megabytes(figures.kept_bytes),
+        );
+    }
+    let (quiet_first, traced_first) = first.expect("at least one size");
+    println!(
+        "  time per event at {} records / at {} records: {:.2}x without recording, {:.2}x building the trace (1.00x = linear cost)",
+        SIZES[SIZES.len() - 1],
+        SIZES[0],
+        last.0 / quiet_first,
+        last.1 / traced_first
     );
 }
 
+/// `state_at` at cursors spread over a long trace: the slowest and the mean.
+fn seeking() {
+    println!("\nTrace::state_at on a long trace (1,000 records, reserve with lost replies, busy and crashes)");
+    for records in [1_000, 10_000] {
+        let scenario = batch(
+            WorkflowKind::Reserve,
+            records,
+            vec![
+                rule(FaultKind::LoseReply, Action::ProviderSubmit, 150),
+                rule(FaultKind::Busy, Action::ProviderSubmit, 150),
+                rule(FaultKind::Crash, Action::JournalUpdate, 50),
+            ],
+        );
+        let trace = Engine::run(scenario).expect("valid");
+        let samples = 2_000u32;
+        let mut slowest = Duration::ZERO;
+        let mut total = Duration::ZERO;
+        // A fixed spread of cursors (a Weyl sequence), from the start to the end.
+        for sample in 0..samples {
+            let cursor = ((u64::from(sample) * 2_654_435_761) % (u64::from(trace.len()) + 1)) as u32;
+            let start = Instant::now();
+            let world = trace.state_at(cursor);
+            let took = start.elapsed();
+            std::hint::black_box(world);
+            slowest = slowest.max(took);
+            total += took;
+        }
+        println!(
+            "  {records:>6} records, {:>6} events: mean {:>7.1} µs, slowest {:>7.1} µs over {samples} cursors",
+            trace.len(),
+            total.as_secs_f64() * 1e6 / f64::from(samples),
+            slowest.as_secs_f64() * 1e6
+        );
+    }
+}
+
 fn main() {
-    println!("lab-engine benchmark: {RECORDS} records, 2 workers, round robin, seeded faults (best of {} rounds summed)", 3);
-    measure(
-        "ingest + crash/redelivery/lost ack",
-        &batch(
+    println!("lab-engine benchmark: batches of N records over 2 workers, round robin, seeded faults");
+    growth("reserve + lost replies/busy (5% each at provider.submit)", |records| {
+        batch(
+            WorkflowKind::Reserve,
+            records,
+            vec![
+                rule(FaultKind::LoseReply, Action::ProviderSubmit, 50),
+                rule(FaultKind::Busy, Action::ProviderSubmit, 50),
+            ],
+        )
+    });
+    growth("ingest + crash/redelivery/lost ack", |records| {
+        batch(
             WorkflowKind::Ingest,
+            records,
             vec![
                 rule(FaultKind::Crash, Action::SinkSend, 20),
                 rule(FaultKind::DeliverTwice, Action::Receive, 30),
                 rule(FaultKind::LoseReply, Action::TableWrite, 30),
             ],
-        ),
-    );
-    measure(
-        "reserve + lost replies/busy",
-        &batch(
-            WorkflowKind::Reserve,
-            vec![
-                rule(FaultKind::LoseReply, Action::ProviderSubmit, 50),
-                rule(FaultKind::Busy, Action::ProviderSubmit, 50),
-            ],
-        ),
-    );
-    measure(
-        "pipeline + busy writes",
-        &batch(
+        )
+    });
+    growth("pipeline + busy writes", |records| {
+        batch(
             WorkflowKind::Pipeline,
+            records,
             vec![rule(FaultKind::Busy, Action::TableWrite, 50)],
-        ),
-    );
+        )
+    });
+    seeking();
 }

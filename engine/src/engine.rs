@@ -9,7 +9,7 @@ use crate::invariant::Checker;
 use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::scenario::{canonical_json, KeySource, Payload, Run, Scalar, Scenario, Schedule};
-use crate::trace::{Event, Lane, LaneKind, Stop, Trace, TRACE_FORMAT};
+use crate::trace::{Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
 use crate::world::{WorkerState, WorkerView, World};
 
@@ -48,11 +48,11 @@ struct Worker {
     name: String,
     queue: VecDeque<Queued>,
     task: Option<Task>,
-    /// The run number of the current task.
+    /// The run number of the current task, and the position of its operation.
     run: u32,
+    operation: u32,
     wake_tick: u32,
     state: WorkerState,
-    results: Vec<String>,
     /// The next run is a restart after a crash.
     restarting: bool,
 }
@@ -61,6 +61,8 @@ struct Worker {
 struct Queued {
     run: Run,
     number: u32,
+    /// The position of the run's operation in `Scenario::operations`.
+    operation: u32,
     redelivered: bool,
 }
 
@@ -69,6 +71,13 @@ impl Engine {
     pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
         scenario.validate()?;
         let listing = scenario.workflow.listing(&scenario);
+        // Each run finds its operation by position, not by a search per run.
+        let positions: BTreeMap<&str, u32> = scenario
+            .operations
+            .iter()
+            .enumerate()
+            .map(|(position, operation)| (operation.id.as_str(), position as u32))
+            .collect();
         let workers: Vec<Worker> = scenario
             .workers
             .iter()
@@ -81,25 +90,22 @@ impl Engine {
                     .map(|(index, run)| Queued {
                         run: run.clone(),
                         number: index as u32 + 1,
+                        operation: positions[run.op.as_str()],
                         redelivered: false,
                     })
                     .collect(),
                 task: None,
                 run: 0,
+                operation: 0,
                 wake_tick: 0,
                 state: WorkerState::Idle,
-                results: Vec::new(),
                 restarting: false,
             })
             .collect();
         let mut table = crate::world::Table::new(scenario.design.unique);
         // Seed 004's processed_operations is bookkeeping: its rows are not effects.
         table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
-        let mut world = World {
-            table,
-            ..World::default()
-        };
-        world.workers = workers.iter().map(view).collect();
+        let world = World::new(table, workers.iter().map(view).collect());
         Ok(Engine {
             rng: Rng::new(scenario.seed),
             scenario,
@@ -122,6 +128,7 @@ impl Engine {
     pub fn run(scenario: Scenario) -> Result<Trace, ScenarioError> {
         let mut engine = Engine::new(scenario)?;
         let initial = engine.world.clone();
+        engine.world.start_log();
         let mut events = Vec::new();
         while let Some(event) = engine.step() {
             events.push(event);
@@ -192,7 +199,7 @@ impl Engine {
                 worker.state = WorkerState::Sleeping;
             }
             if let Some(result) = &step.result {
-                worker.results.push(result.clone());
+                self.world.push_result(index as u32, result);
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
                     WorkerState::Done
@@ -200,8 +207,11 @@ impl Engine {
                     WorkerState::Idle
                 };
             }
+            // Only the worker that stepped changed: its view is brought up to date, no other.
+            let op = worker.task.as_ref().map(|task| task.op());
+            self.world
+                .set_worker(index as u32, worker.state, op, worker.run);
         }
-        self.world.workers = self.workers.iter().map(view).collect();
         let broke = self
             .checker
             .check(self.events, &self.world, &step.flags, &op);
@@ -209,6 +219,7 @@ impl Engine {
         if !record {
             return Some(None);
         }
+        let changes = self.world.take_changes();
         Some(Some(Event {
             index: self.events,
             tick: event_tick,
@@ -221,7 +232,7 @@ impl Engine {
             line: self.listing.line(step.line),
             fault: step.marks.or(fault.filter(|_| step.fault_used)),
             broke,
-            state: self.world.clone(),
+            changes,
         }))
     }
 
@@ -276,7 +287,7 @@ impl Engine {
             .iter()
             .position(|request| request.commit_tick <= now)
             .expect("next() saw a due request");
-        let request = self.world.in_flight.remove(index);
+        let request = self.world.land(index as u32);
         let reply = provider::submit(
             &mut self.world,
             &self.scenario.provider,
@@ -372,7 +383,7 @@ impl Engine {
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index, &task, action),
             Some(FaultKind::Cancel) => {
-                self.world.cancelled = true;
+                self.world.cancel();
                 let mut step = self.with_ctx(index, fault, |ctx| task.cancel(ctx));
                 step.fault_used = true;
                 step
@@ -431,7 +442,11 @@ impl Engine {
             .run
             .payload
             .clone()
-            .unwrap_or_else(|| self.scenario.operation(&queued.run.op).payload.clone());
+            .unwrap_or_else(|| {
+                self.scenario.operations[queued.operation as usize]
+                    .payload
+                    .clone()
+            });
         if fault == Some(FaultKind::ChangePayload) {
             change(&mut payload);
         }
@@ -442,6 +457,7 @@ impl Engine {
         };
         let worker = &mut self.workers[index];
         worker.run = queued.number;
+        worker.operation = queued.operation;
         worker.state = WorkerState::Running;
         let start = Start {
             op: queued.run.op.clone(),
@@ -487,6 +503,7 @@ impl Engine {
         let queued = Queued {
             run: self.scenario.workers[index].runs[(worker.run - 1) as usize].clone(),
             number: worker.run,
+            operation: worker.operation,
             redelivered: false,
         };
         worker.queue.push_front(queued);
@@ -552,12 +569,15 @@ impl Engine {
     fn assert_world(&self) {
         debug_assert!(self.events <= self.scenario.step_cap);
         debug_assert_eq!(self.world.workers.len(), self.workers.len());
+        // Rows are appended with growing rowids and deleted in place, so their order holds when the
+        // newest pair is in order (checking all of them would cost O(records) per event).
         debug_assert!(self
             .world
             .table
             .rows
-            .windows(2)
-            .all(|pair| pair[0].rowid < pair[1].rowid));
+            .rchunks(2)
+            .next()
+            .is_none_or(|pair| pair.len() < 2 || pair[0].rowid < pair[1].rowid));
     }
 
     fn into_trace(self, initial: World, events: Vec<Event>) -> Trace {
@@ -569,7 +589,7 @@ impl Engine {
             })
             .collect();
         lanes.extend(self.scenario.workflow.lanes());
-        Trace {
+        Trace::new(TraceData {
             format: TRACE_FORMAT,
             workflow: self.scenario.workflow,
             seed: self.scenario.seed,
@@ -580,7 +600,7 @@ impl Engine {
             verdicts: self.checker.verdicts(),
             fault_points: self.fault_points,
             stop: self.stop.unwrap_or(Stop::Finished),
-        }
+        })
     }
 }
 
@@ -610,7 +630,7 @@ fn view(worker: &Worker) -> WorkerView {
         state: worker.state,
         op: worker.task.as_ref().map(|task| task.op().to_string()),
         run: worker.run,
-        results: worker.results.clone(),
+        results: Vec::new(),
     }
 }
 

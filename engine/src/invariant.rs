@@ -1,5 +1,6 @@
-//! The laws a safe design keeps. Checked after every event; each verdict names the event that
-//! first broke it.
+//! The laws a safe design keeps. Checked after every event, on the records of the operation the
+//! event touched (by index, so a check costs the same at any size); each verdict names the event
+//! that first broke it.
 
 use std::collections::BTreeMap;
 
@@ -154,17 +155,9 @@ fn violations(world: &World, flags: &StepFlags, op: &str) -> Vec<(Invariant, Str
         found.push((Invariant::OneEffect, detail));
     }
     if let Some(job) = world.journal.get(op).filter(|job| job.status.is_success()) {
-        let mut held = world
-            .provider
-            .iter()
-            .filter(|record| record.operation == job.id)
-            .peekable();
-        let has_row = world.table.rows_are_effects
-            && world.table.rows.iter().any(|row| row.operation == job.id);
-        let has_sink = world
-            .effects
-            .iter()
-            .any(|effect| effect.operation == job.id);
+        let mut held = world.provider_records_of(&job.id).peekable();
+        let has_row = world.table.rows_are_effects && world.table_rows(&job.id) > 0;
+        let has_sink = world.effects_of(&job.id).next().is_some();
         if held.peek().is_some() {
             if !held.any(|record| record.payload == job.payload) {
                 let detail = format!(
@@ -203,20 +196,15 @@ fn violations(world: &World, flags: &StepFlags, op: &str) -> Vec<(Invariant, Str
     found
 }
 
-/// The first place holding more than one effect of `op`.
+/// The first place holding more than one effect of `op`. Reads only `op`'s records, by index:
+/// the cost of a check does not grow with the number of records.
 fn duplicate_effect(world: &World, op: &str) -> Option<String> {
-    let provider = world
-        .provider
-        .iter()
-        .filter(|record| record.operation == op)
-        .count();
+    let provider = world.provider_effects(op);
     if provider > 1 {
         return Some(format!("{op} has {provider} effects at the provider"));
     }
     let mut sinks: Vec<&str> = world
-        .effects
-        .iter()
-        .filter(|effect| effect.operation == op)
+        .effects_of(op)
         .map(|effect| effect.sink.as_str())
         .collect();
     sinks.sort_unstable();
@@ -224,22 +212,18 @@ fn duplicate_effect(world: &World, op: &str) -> Option<String> {
         let count = sinks.iter().filter(|sink| **sink == pair[0]).count();
         return Some(format!("{op} has {count} effects at the {}", pair[0]));
     }
-    let rows = world
-        .table
-        .rows
-        .iter()
-        .filter(|row| world.table.rows_are_effects && row.operation == op)
-        .count();
+    let rows = if world.table.rows_are_effects {
+        world.table_rows(op)
+    } else {
+        0
+    };
     (rows > 1).then(|| format!("{op} has {rows} effects at the database"))
 }
 
 /// A key of one of `op`'s rows that has more than one row.
 fn duplicate_row(world: &World, op: &str) -> Option<String> {
-    let rows = &world.table.rows;
-    rows.iter()
-        .filter(|row| row.operation == op)
-        .find_map(|mine| {
-            let count = rows.iter().filter(|row| row.key == mine.key).count();
-            (count > 1).then(|| format!("key {} has {count} rows in the results table", mine.key))
-        })
+    world.table.rows_of(op).find_map(|mine| {
+        let count = world.table.count(&mine.key);
+        (count > 1).then(|| format!("key {} has {count} rows in the results table", mine.key))
+    })
 }

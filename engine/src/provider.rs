@@ -42,9 +42,8 @@ pub fn submit(
 ) -> SubmitReply {
     let now = world.tick;
     let known = world
-        .provider
-        .iter()
-        .find(|record| config.dedup && record.key == key && key_alive(record, config, now));
+        .provider_records_keyed(key)
+        .find(|record| config.dedup && key_alive(record, config, now));
     if let Some(old) = known {
         if old.payload == payload {
             return SubmitReply::Replayed {
@@ -61,7 +60,7 @@ pub fn submit(
         };
     }
     let receipt = fresh_receipt(world, key);
-    world.provider.push(ProviderRecord {
+    world.push_provider(ProviderRecord {
         key: key.to_string(),
         payload: payload.to_string(),
         receipt: receipt.clone(),
@@ -75,9 +74,8 @@ pub fn submit(
 /// Looks a key up. A stale provider answers "not found" for a while after the commit.
 pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found> {
     world
-        .provider
-        .iter()
-        .find(|record| record.key == key)
+        .provider_records_keyed(key)
+        .next()
         .filter(|record| {
             world.tick
                 >= record
@@ -93,11 +91,8 @@ pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found
 /// "receipt-OP-001", then "receipt-OP-001-2" for a second effect under the same key.
 fn fresh_receipt(world: &World, key: &str) -> String {
     let base = format!("receipt-{key}");
-    let taken = world
-        .provider
-        .iter()
-        .filter(|record| record.receipt == base || record.receipt.starts_with(&format!("{base}-")))
-        .count();
+    let taken =
+        u32::from(world.receipt_taken(&base)) + world.receipts_starting(&format!("{base}-"));
     match taken {
         0 => base,
         n => format!("{base}-{}", n + 1),

@@ -95,7 +95,7 @@ impl Scenario {
             });
         }
         range("workers", self.workers.len() as i64, 1, 64)?;
-        let known: Vec<&str> = self
+        let known: std::collections::BTreeSet<&str> = self
             .operations
             .iter()
             .map(|operation| operation.id.as_str())
@@ -123,7 +123,7 @@ impl Scenario {
                 return Err(ScenarioError::UnknownOperation {
                     worker: worker.name.clone(),
                     op: run.op.clone(),
-                    known: known.join(", "),
+                    known: known.iter().copied().collect::<Vec<_>>().join(", "),
                 });
             }
         }

@@ -1,4 +1,10 @@
-//! What comes out of the engine: ordered events, each with the whole state after it.
+//! What comes out of the engine: ordered events, each with the changes it made to the state.
+//!
+//! A trace stores the initial state and, per event, only what the event changed, so its size is
+//! O(events + records). [`Trace::state_at`] rebuilds any state from the nearest checkpoint: a copy
+//! of the world kept in memory (never serialized) every time the changes since the last one
+//! outnumber the world's own items, so checkpoints too take O(events + records) in all, and a seek
+//! replays at most as many changes as the world has items.
 //!
 //! The JSON form (`serde_json::to_string(&trace)`) is stable within a `format` version; see
 //! `engine/TRACE.md`.
@@ -8,13 +14,18 @@ use serde::{Deserialize, Serialize};
 use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::invariant::{Invariant, Verdict};
 use crate::workflow::WorkflowKind;
-use crate::world::World;
+use crate::world::{Change, World};
 
 /// The version of the trace's JSON form. Bumped on any change that breaks a reader.
-pub const TRACE_FORMAT: u32 = 1;
+/// 2: events carry `changes` instead of the whole `state`.
+pub const TRACE_FORMAT: u32 = 2;
+
+/// A checkpoint is taken once this many changes (or the world's size, if larger) have passed.
+const CHECKPOINT_CHANGES_MIN: u32 = 64;
 
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "TraceData")]
 pub struct Trace {
     pub format: u32,
     pub workflow: WorkflowKind,
@@ -32,6 +43,41 @@ pub struct Trace {
     pub fault_points: Vec<FaultPoint>,
     /// Why the run stopped.
     pub stop: Stop,
+    /// States kept to seek quickly; rebuilt from the events, never serialized.
+    #[serde(skip)]
+    checkpoints: Checkpoints,
+}
+
+/// A trace as it is stored: everything but the checkpoints.
+#[derive(Deserialize)]
+pub(crate) struct TraceData {
+    pub format: u32,
+    pub workflow: WorkflowKind,
+    pub seed: u64,
+    pub code: Vec<String>,
+    pub lanes: Vec<Lane>,
+    pub initial: World,
+    pub events: Vec<Event>,
+    pub verdicts: Vec<Verdict>,
+    pub fault_points: Vec<FaultPoint>,
+    pub stop: Stop,
+}
+
+impl From<TraceData> for Trace {
+    fn from(data: TraceData) -> Trace {
+        Trace::new(data)
+    }
+}
+
+/// States after some events, by cursor, in cursor order. Derived from the events, so two traces
+/// with equal events are equal whatever their checkpoints.
+#[derive(Clone, Debug, Default)]
+struct Checkpoints(Vec<(u32, World)>);
+
+impl PartialEq for Checkpoints {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Why a run stopped.
@@ -92,8 +138,8 @@ pub struct Event {
     pub fault: Option<FaultKind>,
     /// Invariants that first broke at this event.
     pub broke: Vec<Invariant>,
-    /// The state after this event.
-    pub state: World,
+    /// What this event changed, in order.
+    pub changes: Vec<Change>,
 }
 
 /// A message between two lanes.
@@ -107,12 +153,70 @@ pub struct Message {
 }
 
 impl Trace {
-    /// The state at cursor `n`: 0 is before the first event, `n` is after event `n`.
-    pub fn state_at(&self, cursor: u32) -> &World {
-        match cursor {
-            0 => &self.initial,
-            n => &self.events[(n.min(self.events.len() as u32) - 1) as usize].state,
+    /// A trace of these events, with its checkpoints.
+    pub(crate) fn new(data: TraceData) -> Trace {
+        let mut initial = data.initial;
+        initial.reindex();
+        let mut trace = Trace {
+            format: data.format,
+            workflow: data.workflow,
+            seed: data.seed,
+            code: data.code,
+            lanes: data.lanes,
+            initial,
+            events: data.events,
+            verdicts: data.verdicts,
+            fault_points: data.fault_points,
+            stop: data.stop,
+            checkpoints: Checkpoints::default(),
+        };
+        let mut world = trace.initial.clone();
+        let mut since = 0;
+        for (position, event) in trace.events.iter().enumerate() {
+            Trace::replay(&mut world, event);
+            since += event.changes.len() as u32 + 1;
+            if since >= world.size().max(CHECKPOINT_CHANGES_MIN) {
+                trace.checkpoints.0.push((position as u32 + 1, world.clone()));
+                since = 0;
+            }
         }
+        trace
+    }
+
+    /// The state at cursor `n`: 0 is before the first event, `n` is after event `n`; a cursor past
+    /// the end is the end. Rebuilt from the nearest checkpoint before it.
+    pub fn state_at(&self, cursor: u32) -> World {
+        let cursor = cursor.min(self.len());
+        let checkpoints = &self.checkpoints.0;
+        let (from, mut world) = match checkpoints.partition_point(|(at, _)| *at <= cursor) {
+            0 => (0, self.initial.clone()),
+            found => {
+                let (at, world) = &checkpoints[found - 1];
+                (*at, world.clone())
+            }
+        };
+        for event in &self.events[from as usize..cursor as usize] {
+            Trace::replay(&mut world, event);
+        }
+        world
+    }
+
+    /// Applies one event's changes.
+    fn replay(world: &mut World, event: &Event) {
+        for change in &event.changes {
+            world.apply(change);
+        }
+        // A step takes one tick; waiting happens before it.
+        world.tick = event.tick.saturating_add(1);
+    }
+
+    /// The invariants broken at or before cursor `n`, in `Invariant::ALL` order.
+    pub fn broken_by(&self, cursor: u32) -> Vec<Invariant> {
+        self.verdicts
+            .iter()
+            .filter(|verdict| verdict.broken_at.is_some_and(|at| at <= cursor))
+            .map(|verdict| verdict.invariant)
+            .collect()
     }
 
     /// Number of events.

@@ -1,5 +1,9 @@
-//! The state of everything the simulation touches. A full copy is stored after every event, so a
-//! player can seek to any step without replaying.
+//! The state of everything the simulation touches.
+//!
+//! A step changes the world only through the methods below. Each keeps the lookup indexes current
+//! (so a step and the invariant checker cost the same at 10 records as at 10,000) and, while the
+//! engine records, logs the [`Change`] it made: a trace stores those changes per event, not a copy
+//! of the world, and rebuilds any state from checkpoints (see `trace.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,6 +37,12 @@ pub struct World {
     pub cancelled: bool,
     /// What each worker is doing.
     pub workers: Vec<WorkerView>,
+    /// Lookups by key and by operation; derived from the fields above, never serialized.
+    #[serde(skip)]
+    index: Index,
+    /// The changes made since the engine last took them, while it records.
+    #[serde(skip)]
+    log: Log,
 }
 
 /// One row of the workflow journal (`jobs` in the source's lab).
@@ -119,6 +129,11 @@ pub struct Table {
     /// idempotency table).
     pub rows_are_effects: bool,
     next_rowid: i64,
+    /// Rowids by key and by operation; derived, never serialized.
+    #[serde(skip)]
+    by_key: Derived<BTreeMap<String, Vec<i64>>>,
+    #[serde(skip)]
+    by_operation: Derived<BTreeMap<String, Vec<i64>>>,
 }
 
 /// One row of the results table.
@@ -151,41 +166,60 @@ impl Table {
             dedup: BTreeSet::new(),
             rows_are_effects: true,
             next_rowid: 1,
+            by_key: Derived::default(),
+            by_operation: Derived::default(),
         }
     }
 
     /// `SELECT 1 FROM results WHERE key = ?`
     pub fn contains(&self, key: &str) -> bool {
-        self.rows.iter().any(|row| row.key == key)
+        self.by_key.0.contains_key(key)
     }
 
     /// Rows with this key.
     pub fn count(&self, key: &str) -> u32 {
-        self.rows.iter().filter(|row| row.key == key).count() as u32
+        self.by_key.0.get(key).map_or(0, |rows| rows.len() as u32)
     }
 
-    /// One statement, with SQLite's semantics for the three modes.
-    pub fn write(
-        &mut self,
-        mode: WriteMode,
-        key: &str,
-        value: &str,
-        operation: &str,
-    ) -> WriteOutcome {
-        let existing = self.rows.iter().position(|row| row.key == key);
+    /// The rows written for a logical operation.
+    pub fn rows_of(&self, operation: &str) -> impl Iterator<Item = &Row> {
+        self.by_operation
+            .0
+            .get(operation)
+            .into_iter()
+            .flatten()
+            .map(|&rowid| self.row(rowid))
+    }
+
+    /// The row with this rowid (rows are kept in rowid order).
+    fn position(&self, rowid: i64) -> usize {
+        self.rows
+            .binary_search_by_key(&rowid, |row| row.rowid)
+            .expect("an indexed rowid is in the table")
+    }
+
+    fn row(&self, rowid: i64) -> &Row {
+        &self.rows[self.position(rowid)]
+    }
+
+    /// One statement, with SQLite's semantics for the three modes. A step writes through
+    /// `World::write_row`, which logs the change; a table on its own (as the SQLite differential
+    /// test uses it) writes here.
+    pub fn write(&mut self, mode: WriteMode, key: &str, value: &str, operation: &str) -> WriteOutcome {
+        let existing = self.by_key.0.get(key).and_then(|rows| rows.first()).copied();
         match (self.unique, existing, mode) {
             (true, Some(_), WriteMode::Insert) => WriteOutcome::Conflict,
             (true, Some(_), WriteMode::InsertOrIgnore) => WriteOutcome::Ignored,
-            (true, Some(index), WriteMode::Upsert) => {
-                self.rows[index].value = value.to_string();
+            (true, Some(rowid), WriteMode::Upsert) => {
+                let position = self.position(rowid);
+                self.rows[position].value = value.to_string();
                 WriteOutcome::Updated
             }
             _ => {
                 // Without UNIQUE, ON CONFLICT has nothing to detect a conflict against: every mode
                 // is a plain insert.
                 let rowid = self.next_rowid;
-                self.next_rowid += 1;
-                self.rows.push(Row {
+                self.push(Row {
                     rowid,
                     key: key.to_string(),
                     value: value.to_string(),
@@ -193,6 +227,29 @@ impl Table {
                 });
                 WriteOutcome::Inserted
             }
+        }
+    }
+
+    fn push(&mut self, row: Row) {
+        self.next_rowid = self.next_rowid.max(row.rowid + 1);
+        index_push(&mut self.by_key.0, &row.key, row.rowid);
+        index_push(&mut self.by_operation.0, &row.operation, row.rowid);
+        self.rows.push(row);
+    }
+
+    /// `DELETE FROM results WHERE rowid = ?`
+    fn delete(&mut self, rowid: i64) {
+        let row = self.rows.remove(self.position(rowid));
+        index_remove(&mut self.by_key.0, &row.key, rowid);
+        index_remove(&mut self.by_operation.0, &row.operation, rowid);
+    }
+
+    fn reindex(&mut self) {
+        let rows = std::mem::take(&mut self.rows);
+        self.by_key = Derived::default();
+        self.by_operation = Derived::default();
+        for row in rows {
+            self.push(row);
         }
     }
 }
@@ -232,29 +289,490 @@ pub enum WorkerState {
     Done,
 }
 
+/// One change a step made to the world: what a trace stores per event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum Change {
+    /// A journal row was written: its whole new value.
+    Job { row: JobRow },
+    /// The provider committed a record.
+    Provider { record: ProviderRecord },
+    /// The provider forgot the keys of these records early (by position in `provider`).
+    KeyExpired { records: Vec<u32> },
+    /// A request went in flight.
+    InFlight { request: InFlight },
+    /// The in-flight request at this position committed and left the list.
+    Landed { position: u32 },
+    /// A row was inserted into the results table.
+    Row { row: Row },
+    /// The row with this rowid was deleted.
+    RowDeleted { rowid: i64 },
+    /// The row with this rowid got a new value (an upsert).
+    RowValue { rowid: i64, value: String },
+    /// A key was written to the dedup table.
+    Dedup { key: String },
+    /// A key was marked done in the tracker.
+    Tracker { key: String },
+    /// An external side effect happened.
+    Effect { effect: Effect },
+    /// A counter took a new value.
+    ModelCalls { value: u32 },
+    Progress { value: u32 },
+    DeepestCalls { value: u32 },
+    /// The cancel flag went up.
+    Cancelled,
+    /// A worker's state, operation or run number changed.
+    Worker {
+        worker: u32,
+        state: WorkerState,
+        op: Option<String>,
+        run: u32,
+    },
+    /// A worker's run returned.
+    Result { worker: u32, result: String },
+}
+
 impl World {
+    /// An empty world with these workers and this table.
+    pub(crate) fn new(table: Table, workers: Vec<WorkerView>) -> World {
+        World {
+            table,
+            workers,
+            ..World::default()
+        }
+    }
+
     /// Provider records of a logical operation.
     pub fn provider_effects(&self, operation: &str) -> u32 {
-        self.provider
-            .iter()
-            .filter(|record| record.operation == operation)
-            .count() as u32
+        self.index.provider_by_operation.get(operation).map_or(0, |records| records.len() as u32)
+    }
+
+    /// The provider's records of a logical operation, in commit order.
+    pub fn provider_records_of(&self, operation: &str) -> impl Iterator<Item = &ProviderRecord> {
+        self.index
+            .provider_by_operation
+            .get(operation)
+            .into_iter()
+            .flatten()
+            .map(|&position| &self.provider[position as usize])
+    }
+
+    /// The provider's records under a key, in commit order.
+    pub fn provider_records_keyed(&self, key: &str) -> impl Iterator<Item = &ProviderRecord> {
+        self.index
+            .provider_by_key
+            .get(key)
+            .into_iter()
+            .flatten()
+            .map(|&position| &self.provider[position as usize])
+    }
+
+    /// External effects of a logical operation, in order.
+    pub fn effects_of(&self, operation: &str) -> impl Iterator<Item = &Effect> {
+        self.index
+            .effects_by_operation
+            .get(operation)
+            .into_iter()
+            .flatten()
+            .map(|&position| &self.effects[position as usize])
     }
 
     /// External effects of a logical operation on one sink.
     pub fn sink_effects(&self, sink: &str, operation: &str) -> u32 {
-        self.effects
-            .iter()
-            .filter(|effect| effect.sink == sink && effect.operation == operation)
+        self.effects_of(operation)
+            .filter(|effect| effect.sink == sink)
             .count() as u32
     }
 
     /// Table rows written for a logical operation.
     pub fn table_rows(&self, operation: &str) -> u32 {
-        self.table
-            .rows
-            .iter()
-            .filter(|row| row.operation == operation)
+        self.table.rows_of(operation).count() as u32
+    }
+
+    /// Whether a receipt was already issued.
+    pub(crate) fn receipt_taken(&self, receipt: &str) -> bool {
+        self.index.receipts.contains(receipt)
+    }
+
+    /// Receipts issued that start with `prefix`.
+    pub(crate) fn receipts_starting(&self, prefix: &str) -> u32 {
+        self.index
+            .receipts
+            .range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded))
+            .take_while(|receipt| receipt.starts_with(prefix))
             .count() as u32
+    }
+
+    /// How many items the world holds: the cost of copying it.
+    pub fn size(&self) -> u32 {
+        let results: usize = self.workers.iter().map(|worker| worker.results.len()).sum();
+        (self.journal.len()
+            + self.provider.len()
+            + self.in_flight.len()
+            + self.table.rows.len()
+            + self.table.dedup.len()
+            + self.tracker.len()
+            + self.effects.len()
+            + self.workers.len()
+            + results) as u32
+    }
+
+    // Changes. Each keeps the indexes current and logs what it did.
+
+    /// The journal row of `operation`, to change it in place.
+    pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
+        let job = self.journal.get_mut(operation)?;
+        if let Some(log) = &mut self.log.0 {
+            log.touched_jobs.insert(operation.to_string());
+        }
+        Some(job)
+    }
+
+    /// `INSERT OR IGNORE` into the journal; the row as it is after.
+    pub(crate) fn job_insert_or_ignore(&mut self, row: JobRow) -> &JobRow {
+        let operation = row.id.clone();
+        if !self.journal.contains_key(&operation) {
+            if let Some(log) = &mut self.log.0 {
+                log.touched_jobs.insert(operation.clone());
+            }
+            self.journal.insert(operation.clone(), row);
+        }
+        &self.journal[&operation]
+    }
+
+    /// The provider commits a record.
+    pub(crate) fn push_provider(&mut self, record: ProviderRecord) {
+        self.record(|| Change::Provider {
+            record: record.clone(),
+        });
+        let position = self.provider.len() as u32;
+        index_push(&mut self.index.provider_by_key, &record.key, position);
+        index_push(&mut self.index.provider_by_operation, &record.operation, position);
+        self.index.receipts.insert(record.receipt.clone());
+        self.provider.push(record);
+    }
+
+    /// The provider forgets `key` early (a fault).
+    pub(crate) fn expire_key(&mut self, key: &str) {
+        let records = self.index.provider_by_key.get(key).cloned().unwrap_or_default();
+        if records.is_empty() {
+            return;
+        }
+        for &position in &records {
+            self.provider[position as usize].key_expired = true;
+        }
+        self.record(|| Change::KeyExpired { records });
+    }
+
+    /// A request goes in flight, to commit at its `commit_tick`.
+    pub(crate) fn push_in_flight(&mut self, request: InFlight) {
+        self.record(|| Change::InFlight {
+            request: request.clone(),
+        });
+        self.in_flight.push(request);
+    }
+
+    /// The in-flight request at `position` commits: it leaves the list.
+    pub(crate) fn land(&mut self, position: u32) -> InFlight {
+        self.record(|| Change::Landed { position });
+        self.in_flight.remove(position as usize)
+    }
+
+    /// One statement against the results table.
+    pub(crate) fn write_row(
+        &mut self,
+        mode: WriteMode,
+        key: &str,
+        value: &str,
+        operation: &str,
+    ) -> WriteOutcome {
+        let outcome = self.table.write(mode, key, value, operation);
+        if self.log.0.is_some() {
+            let change = match outcome {
+                WriteOutcome::Inserted => Some(Change::Row {
+                    row: self.table.rows.last().expect("a row was inserted").clone(),
+                }),
+                WriteOutcome::Updated => {
+                    let row = self.table.row(self.table.by_key.0[key][0]);
+                    Some(Change::RowValue {
+                        rowid: row.rowid,
+                        value: row.value.clone(),
+                    })
+                }
+                WriteOutcome::Ignored | WriteOutcome::Conflict => None,
+            };
+            if let Some(change) = change {
+                self.record(|| change);
+            }
+        }
+        outcome
+    }
+
+    /// `DELETE FROM results WHERE key = ? AND value = ?`: how many rows went.
+    pub(crate) fn delete_rows(&mut self, key: &str, value: &str) -> u32 {
+        let doomed: Vec<i64> = self
+            .table
+            .by_key
+            .0
+            .get(key)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&rowid| self.table.row(rowid).value == value)
+            .collect();
+        for &rowid in &doomed {
+            self.table.delete(rowid);
+            self.record(|| Change::RowDeleted { rowid });
+        }
+        doomed.len() as u32
+    }
+
+    /// A key goes into the dedup table; false when it was there.
+    pub(crate) fn insert_dedup(&mut self, key: &str) -> bool {
+        let new = self.table.dedup.insert(key.to_string());
+        if new {
+            self.record(|| Change::Dedup {
+                key: key.to_string(),
+            });
+        }
+        new
+    }
+
+    /// A key is marked done in the tracker; false when it was.
+    pub(crate) fn insert_tracker(&mut self, key: &str) -> bool {
+        let new = self.tracker.insert(key.to_string());
+        if new {
+            self.record(|| Change::Tracker {
+                key: key.to_string(),
+            });
+        }
+        new
+    }
+
+    /// An external side effect happens.
+    pub(crate) fn push_effect(&mut self, effect: Effect) {
+        self.record(|| Change::Effect {
+            effect: effect.clone(),
+        });
+        let position = self.effects.len() as u32;
+        index_push(&mut self.index.effects_by_operation, &effect.operation, position);
+        self.effects.push(effect);
+    }
+
+    /// A call reaches the model.
+    pub(crate) fn count_model_call(&mut self) {
+        self.model_calls += 1;
+        let value = self.model_calls;
+        self.record(|| Change::ModelCalls { value });
+    }
+
+    /// A call reaches the deepest layer.
+    pub(crate) fn count_deepest_call(&mut self) {
+        self.deepest_calls += 1;
+        let value = self.deepest_calls;
+        self.record(|| Change::DeepestCalls { value });
+    }
+
+    /// The external progress counter moves.
+    pub(crate) fn set_progress(&mut self, value: u32) {
+        if self.progress != value {
+            self.progress = value;
+            self.record(|| Change::Progress { value });
+        }
+    }
+
+    /// The cancel flag goes up.
+    pub(crate) fn cancel(&mut self) {
+        if !self.cancelled {
+            self.cancelled = true;
+            self.record(|| Change::Cancelled);
+        }
+    }
+
+    /// A worker's view takes these values.
+    pub(crate) fn set_worker(&mut self, worker: u32, state: WorkerState, op: Option<&str>, run: u32) {
+        let view = &mut self.workers[worker as usize];
+        if view.state == state && view.op.as_deref() == op && view.run == run {
+            return;
+        }
+        view.state = state;
+        view.op = op.map(str::to_string);
+        view.run = run;
+        let op = view.op.clone();
+        self.record(|| Change::Worker {
+            worker,
+            state,
+            op,
+            run,
+        });
+    }
+
+    /// A worker's run returned `result`.
+    pub(crate) fn push_result(&mut self, worker: u32, result: &str) {
+        self.workers[worker as usize].results.push(result.to_string());
+        self.record(|| Change::Result {
+            worker,
+            result: result.to_string(),
+        });
+    }
+
+    /// Applies a logged change (replaying a trace).
+    pub fn apply(&mut self, change: &Change) {
+        match change {
+            Change::Job { row } => {
+                self.journal.insert(row.id.clone(), row.clone());
+            }
+            Change::Provider { record } => self.push_provider(record.clone()),
+            Change::KeyExpired { records } => {
+                for &position in records {
+                    self.provider[position as usize].key_expired = true;
+                }
+            }
+            Change::InFlight { request } => self.in_flight.push(request.clone()),
+            Change::Landed { position } => {
+                self.in_flight.remove(*position as usize);
+            }
+            Change::Row { row } => self.table.push(row.clone()),
+            Change::RowDeleted { rowid } => self.table.delete(*rowid),
+            Change::RowValue { rowid, value } => {
+                if let Ok(position) = self.table.rows.binary_search_by_key(rowid, |row| row.rowid) {
+                    self.table.rows[position].value = value.clone();
+                }
+            }
+            Change::Dedup { key } => {
+                self.table.dedup.insert(key.clone());
+            }
+            Change::Tracker { key } => {
+                self.tracker.insert(key.clone());
+            }
+            Change::Effect { effect } => self.push_effect(effect.clone()),
+            Change::ModelCalls { value } => self.model_calls = *value,
+            Change::Progress { value } => self.progress = *value,
+            Change::DeepestCalls { value } => self.deepest_calls = *value,
+            Change::Cancelled => self.cancelled = true,
+            Change::Worker {
+                worker,
+                state,
+                op,
+                run,
+            } => {
+                let view = &mut self.workers[*worker as usize];
+                view.state = *state;
+                view.op = op.clone();
+                view.run = *run;
+            }
+            Change::Result { worker, result } => {
+                self.workers[*worker as usize].results.push(result.clone());
+            }
+        }
+    }
+
+    /// Rebuilds the indexes from the fields (after deserializing).
+    pub fn reindex(&mut self) {
+        self.index = Index::default();
+        for (position, record) in self.provider.iter().enumerate() {
+            index_push(&mut self.index.provider_by_key, &record.key, position as u32);
+            index_push(&mut self.index.provider_by_operation, &record.operation, position as u32);
+            self.index.receipts.insert(record.receipt.clone());
+        }
+        for (position, effect) in self.effects.iter().enumerate() {
+            index_push(&mut self.index.effects_by_operation, &effect.operation, position as u32);
+        }
+        self.table.reindex();
+    }
+
+    /// Starts logging changes.
+    pub(crate) fn start_log(&mut self) {
+        self.log = Log(Some(Pending::default()));
+    }
+
+    /// The changes made since the last call, in order (journal rows last, once each).
+    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+        let Some(log) = &mut self.log.0 else {
+            return Vec::new();
+        };
+        let mut changes = std::mem::take(&mut log.changes);
+        for operation in std::mem::take(&mut log.touched_jobs) {
+            if let Some(row) = self.journal.get(&operation) {
+                changes.push(Change::Job { row: row.clone() });
+            }
+        }
+        changes
+    }
+
+    fn record(&mut self, change: impl FnOnce() -> Change) {
+        if let Some(log) = &mut self.log.0 {
+            log.changes.push(change());
+        }
+    }
+}
+
+fn index_remove(index: &mut BTreeMap<String, Vec<i64>>, key: &str, rowid: i64) {
+    if let Some(rowids) = index.get_mut(key) {
+        rowids.retain(|&other| other != rowid);
+        if rowids.is_empty() {
+            index.remove(key);
+        }
+    }
+}
+
+fn index_push<T>(index: &mut BTreeMap<String, Vec<T>>, key: &str, position: T) {
+    match index.get_mut(key) {
+        Some(positions) => positions.push(position),
+        None => {
+            index.insert(key.to_string(), vec![position]);
+        }
+    }
+}
+
+/// Data derived from a world's fields: equal whenever the fields are, so it never takes part in
+/// comparing worlds.
+#[derive(Clone, Debug, Default)]
+struct Derived<T>(T);
+
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for Derived<T> {}
+
+/// Lookups of the provider's records and the effects, by key and by operation (positions).
+/// Derived from the fields, so it never takes part in comparing worlds.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    provider_by_key: BTreeMap<String, Vec<u32>>,
+    provider_by_operation: BTreeMap<String, Vec<u32>>,
+    receipts: BTreeSet<String>,
+    effects_by_operation: BTreeMap<String, Vec<u32>>,
+}
+
+/// The change log; a copy of a world starts without one.
+#[derive(Debug, Default)]
+struct Log(Option<Pending>);
+
+#[derive(Debug, Default)]
+struct Pending {
+    changes: Vec<Change>,
+    /// Journal rows changed in place; logged whole when the changes are taken.
+    touched_jobs: BTreeSet<String>,
+}
+
+impl PartialEq for Index {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Clone for Log {
+    fn clone(&self) -> Self {
+        Log(None)
+    }
+}
+
+impl PartialEq for Log {
+    fn eq(&self, _: &Self) -> bool {
+        true
     }
 }

@@ -303,7 +303,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 /// The state after the whole run as the trace shows it.
-fn last_state(trace: &Trace) -> &World {
+fn last_state(trace: &Trace) -> World {
     trace.state_at(trace.len())
 }
 
@@ -336,14 +336,15 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
             event.tick,
             tick_before
         );
+        let after = trace.state_at(event.index);
         prop_assert!(
-            event.state.tick > event.tick,
+            after.tick > event.tick,
             "event {} at tick {} leaves the state at tick {}",
             event.index,
             event.tick,
-            event.state.tick
+            after.tick
         );
-        tick_before = event.state.tick;
+        tick_before = after.tick;
         // A late commit of a timed-out request is the provider's own event, outside any run.
         let runs = match scenario
             .workers
@@ -472,15 +473,28 @@ fn run_and_check(scenario: Scenario) -> Result<(), TestCaseError> {
 
     // `run_quiet` is the same run without recording, so it must end where the trace ends: no
     // state may change outside an event.
+    let scenario_for_replay = scenario.clone();
     let (count, world, verdicts) = Engine::run_quiet(scenario).expect("ran, so runs quietly");
     prop_assert_eq!(count, trace.len());
     prop_assert!(
-        &world == last_state(&trace),
+        world == last_state(&trace),
         "the quiet run ends in {:?}, the trace in {:?}",
         world,
         last_state(&trace)
     );
-    prop_assert_eq!(verdicts, trace.verdicts);
+    prop_assert_eq!(&verdicts, &trace.verdicts);
+
+    // The trace stores changes, not states: the state it rebuilds at every cursor must be the
+    // state the engine really had there, and so must a trace read back from its JSON form.
+    let mut engine = Engine::new(scenario_for_replay).expect("ran, so starts again");
+    prop_assert!(*engine.world() == trace.state_at(0), "the initial states differ");
+    while let Some(event) = engine.step() {
+        prop_assert!(
+            *engine.world() == trace.state_at(event.index),
+            "the state rebuilt after event {} differs from the engine's",
+            event.index
+        );
+    }
     Ok(())
 }
 
@@ -718,7 +732,7 @@ fn a_request_still_in_flight_at_the_end_is_not_hidden_from_the_trace() {
         .find(|event| event.actor == LATE_COMMIT_ACTOR)
         .expect("the late commit is an event");
     assert_eq!(late.action, Action::ProviderSubmit);
-    assert_eq!(late.state.provider_effects("OP-1"), 2);
+    assert_eq!(trace.state_at(late.index).provider_effects("OP-1"), 2);
     let one_effect = &trace.verdicts[0];
     assert_eq!(one_effect.invariant, Invariant::OneEffect);
     assert_eq!(

@@ -19,7 +19,7 @@ pub struct CompareProps {
 pub fn Compare(props: &CompareProps) -> Html {
     let columns = props.designs.iter().enumerate().map(|(index, (label, kind, trace))| {
         let cursor = props.cursor.min(trace.len());
-        let world = trace.state_at(cursor).clone();
+        let world = trace.state_at(cursor);
         let broken: Vec<String> = trace
             .verdicts
             .iter()

@@ -337,8 +337,8 @@ mod tests {
             .index;
         let html = render(
             &trace,
-            trace.state_at(lost).clone(),
-            Some(trace.state_at(lost - 1).clone()),
+            trace.state_at(lost),
+            Some(trace.state_at(lost - 1)),
         )
         .await;
         assert!(html.contains("pending"), "{html}");

@@ -400,8 +400,8 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     };
     let narrative =
         narrative_at(&lesson, &frames, frame).map(|index| (index, lesson.steps[index].clone()));
-    let world = trace.state_at(cursor).clone();
-    let previous = (cursor > 0).then(|| trace.state_at(cursor - 1).clone());
+    let world = trace.state_at(cursor);
+    let previous = (cursor > 0).then(|| trace.state_at(cursor - 1));
     let event = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].clone());
     let line = event.as_ref().and_then(|event| event.line);
     let operations: Vec<String> = variant

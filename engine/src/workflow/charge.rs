@@ -78,7 +78,7 @@ impl Flow for Task {
         step.flags.promises_unique_rows = unique;
         match self.pc {
             Pc::Check if unique => {
-                let outcome = ctx.world.table.write(
+                let outcome = ctx.world.write_row(
                     WriteMode::InsertOrIgnore,
                     &key,
                     "in progress",
@@ -134,10 +134,7 @@ impl Flow for Task {
                 if busy || lost_request {
                     // Nothing was charged: give the claimed key back so a retry can charge.
                     if self.claim {
-                        ctx.world
-                            .table
-                            .rows
-                            .retain(|row| !(row.key == key && row.value == "in progress"));
+                        ctx.world.delete_rows(&key, "in progress");
                     }
                     let reply = busy.then(|| "503 busy".to_string());
                     let how = if lost_request {
@@ -155,7 +152,7 @@ impl Flow for Task {
                     self.pc = Pc::Return("failed", "charge");
                     return step;
                 }
-                ctx.world.effects.push(Effect {
+                ctx.world.push_effect(Effect {
                     sink: "charge".into(),
                     key: key.clone(),
                     operation: self.start.op.clone(),
@@ -191,8 +188,7 @@ impl Flow for Task {
                 };
                 let count = ctx.world.sink_effects("charge", &self.start.op);
                 ctx.world
-                    .table
-                    .write(mode, &key, &format!("ch-{count}"), &self.start.op);
+                    .write_row(mode, &key, &format!("ch-{count}"), &self.start.op);
                 step.messages = ctx.call(
                     "database",
                     format!("record {key} ch-{count}"),

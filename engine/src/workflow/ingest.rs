@@ -114,7 +114,7 @@ impl Task {
         if let Written::Done { .. } = written {
             if design.same_transaction {
                 // The tracking row commits in the same transaction as the record.
-                ctx.world.table.dedup.insert(key.clone());
+                ctx.world.insert_dedup(&key);
                 step.outcome.push_str("; dedup key committed with it");
             }
             if !design.dedup_on_write && ctx.world.table.count(&key) > 1 {
@@ -147,14 +147,14 @@ impl Task {
             self.pc = self.after_send(ctx.scenario);
             return;
         }
-        ctx.world.effects.push(Effect {
+        ctx.world.push_effect(Effect {
             sink: "email".into(),
             key: key.clone(),
             operation: self.start.op.clone(),
             tick: ctx.world.tick,
         });
         if ctx.scenario.design.tracker {
-            ctx.world.tracker.insert(log_key);
+            ctx.world.insert_tracker(&log_key);
         }
         let count = ctx.world.sink_effects("email", &self.start.op);
         step.messages = ctx.call(
@@ -215,7 +215,7 @@ impl Flow for Task {
             Pc::Send => self.send(ctx, &mut step),
             Pc::Progress => {
                 let position = self.start.position;
-                ctx.world.progress = ctx.world.progress.max(position);
+                ctx.world.set_progress(ctx.world.progress.max(position));
                 step.messages = ctx.call(
                     "progress",
                     format!("save {position}"),

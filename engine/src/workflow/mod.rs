@@ -152,7 +152,7 @@ pub(crate) trait Flow {
 pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
     let next = next.name();
     let mut messages = Vec::new();
-    if let Some(job) = ctx.world.journal.get_mut(op) {
+    if let Some(job) = ctx.world.job_mut(op) {
         if !job.status.is_success() {
             job.status = crate::world::JobStatus::Cancelled;
             // Say what is known: the next step never began; an earlier attempt may have.
@@ -367,7 +367,7 @@ pub(crate) fn write_row(
         return Written::Busy;
     }
     let unique = ctx.world.table.unique;
-    let outcome = ctx.world.table.write(mode, key, value, op);
+    let outcome = ctx.world.write_row(mode, key, value, op);
     let lost = ctx.fault == Some(FaultKind::LoseReply);
     step.fault_used = lost;
     let how = if lost { Lost::Reply } else { Lost::Nothing };

@@ -128,7 +128,7 @@ impl Flow for Task {
                 };
             }
             Pc::MarkBefore | Pc::MarkAfter => {
-                ctx.world.tracker.insert(key.clone());
+                ctx.world.insert_tracker(&key);
                 step.messages = ctx.call(
                     "tracker",
                     format!("mark_done {key}"),
@@ -160,7 +160,7 @@ impl Flow for Task {
                     self.pc = Pc::Return("unknown", "unknown");
                     return step;
                 }
-                ctx.world.effects.push(Effect {
+                ctx.world.push_effect(Effect {
                     sink: "notification".into(),
                     key: key.clone(),
                     operation: self.start.op.clone(),

@@ -128,7 +128,7 @@ impl Task {
 
     /// The stage failed: record it with everything preserved so far.
     fn fail(&mut self, ctx: &mut Ctx, stage: &str) {
-        if let Some(job) = ctx.world.journal.get_mut(&self.start.op) {
+        if let Some(job) = ctx.world.job_mut(&self.start.op) {
             job.status = JobStatus::Failed;
             job.failed_stage = Some(stage.to_string());
             job.reason = Some(format!("failed at {stage}"));
@@ -137,7 +137,7 @@ impl Task {
     }
 
     fn complete(&mut self, ctx: &mut Ctx, stage: &str, output: &str) {
-        if let Some(job) = ctx.world.journal.get_mut(&self.start.op) {
+        if let Some(job) = ctx.world.job_mut(&self.start.op) {
             job.stages.insert(stage.to_string(), output.to_string());
         }
     }
@@ -145,11 +145,7 @@ impl Task {
     fn get(&mut self, ctx: &mut Ctx, step: &mut Step) {
         let design = ctx.scenario.design.clone();
         let op = self.start.op.clone();
-        let row = ctx
-            .world
-            .journal
-            .entry(op.clone())
-            .or_insert_with(|| JobRow {
+        let row = ctx.world.job_insert_or_ignore(JobRow {
                 id: op.clone(),
                 payload: self.start.payload.clone(),
                 status: JobStatus::Pending,
@@ -178,7 +174,7 @@ impl Task {
             self.pc = Pc::Return("skipped", "skip");
             return;
         }
-        if let Some(job) = ctx.world.journal.get_mut(&op) {
+        if let Some(job) = ctx.world.job_mut(&op) {
             job.attempts += 1;
         }
         self.resubmitting = row.status.is_success();
@@ -215,13 +211,13 @@ impl Task {
             let how = if lost { Lost::Request } else { Lost::Nothing };
             step.messages = ctx.call("model", request, reply, how);
             if ctx.fault == Some(FaultKind::Timeout) {
-                ctx.world.model_calls += 1;
+                ctx.world.count_model_call();
             }
             step.outcome = "the model call failed: nothing to preserve".into();
             self.fail(ctx, MODEL);
             return;
         }
-        ctx.world.model_calls += 1;
+        ctx.world.count_model_call();
         let output = format!("summary-{}", self.start.op);
         step.messages = ctx.call("model", request, Some(output.clone()), Lost::Nothing);
         step.outcome = format!(
@@ -286,14 +282,14 @@ impl Task {
             self.fail(ctx, NOTIFY);
             return;
         }
-        ctx.world.effects.push(Effect {
+        ctx.world.push_effect(Effect {
             sink: "notification".into(),
             key: key.clone(),
             operation: self.start.op.clone(),
             tick: ctx.world.tick,
         });
         if guarded {
-            ctx.world.tracker.insert(key);
+            ctx.world.insert_tracker(&key);
         }
         let count = ctx.world.sink_effects("notification", &self.start.op);
         step.messages = ctx.call(
@@ -312,7 +308,7 @@ impl Task {
 
     fn done(&mut self, ctx: &mut Ctx, step: &mut Step) {
         let op = self.start.op.clone();
-        if let Some(job) = ctx.world.journal.get_mut(&op) {
+        if let Some(job) = ctx.world.job_mut(&op) {
             job.status = JobStatus::Verified;
             job.failed_stage = None;
             job.reason = None;

@@ -313,10 +313,7 @@ impl Task {
         let op = self.start.op.clone();
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
         let existed = ctx.world.journal.contains_key(&op);
-        ctx.world
-            .journal
-            .entry(op.clone())
-            .or_insert_with(|| JobRow {
+        ctx.world.job_insert_or_ignore(JobRow {
                 id: op.clone(),
                 payload: self.start.payload.clone(),
                 status: JobStatus::Pending,
@@ -420,12 +417,12 @@ impl Task {
             fault_used: ctx.fault.is_some(),
             ..Step::default()
         };
-        if let Some(job) = ctx.world.journal.get_mut(&op) {
+        if let Some(job) = ctx.world.job_mut(&op) {
             step.flags.resubmitted = job.status.is_success();
             job.attempts += 1;
         }
         self.attempts += 1;
-        ctx.world.deepest_calls += 1;
+        ctx.world.count_deepest_call();
         let config = ctx.scenario.provider.clone();
         let request = format!("submit {key} {payload}");
         let failure = match ctx.fault {
@@ -443,7 +440,7 @@ impl Task {
                 Some(FailureClass::UnknownCompletion)
             }
             Some(FaultKind::Timeout) => {
-                ctx.world.in_flight.push(crate::world::InFlight {
+                ctx.world.push_in_flight(crate::world::InFlight {
                     key: key.clone(),
                     payload: payload.clone(),
                     operation: op.clone(),
@@ -481,14 +478,7 @@ impl Task {
             }
             other => {
                 if other == Some(FaultKind::ExpireKey) {
-                    for record in ctx
-                        .world
-                        .provider
-                        .iter_mut()
-                        .filter(|record| record.key == key)
-                    {
-                        record.key_expired = true;
-                    }
+                    ctx.world.expire_key(&key);
                 }
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
                 step.messages = ctx.call(
@@ -598,7 +588,7 @@ impl Task {
             line,
             ..Step::default()
         };
-        if let Some(job) = ctx.world.journal.get_mut(&op) {
+        if let Some(job) = ctx.world.job_mut(&op) {
             job.status = status;
             job.reason = reason.map(str::to_string);
             if status == JobStatus::Verified {
