@@ -516,15 +516,12 @@ impl Engine {
             *count += 1;
             *count
         };
-        let applicable: Vec<FaultKind> = FaultKind::ALL
-            .into_iter()
-            .filter(|fault| fault.applies_to(action))
-            .collect();
+        let applicable = self.scenario.workflow.faults_at(action);
         if !applicable.is_empty() {
             self.fault_points.push(FaultPoint {
                 at: action,
                 nth,
-                faults: applicable,
+                faults: applicable.to_vec(),
             });
         }
         let name = &self.workers[index].name;

@@ -8,7 +8,41 @@ use crate::retry;
 use crate::scenario::{FailureClass, Scenario};
 use crate::world::{JobRow, JobStatus};
 
-use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP};
+
+/// Where faults can strike in this workflow. A back-off is the worker waiting: nothing strikes.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::JournalGet, INSTEAD_OF_STEP),
+    (Action::JournalInsert, INSTEAD_OF_STEP),
+    (
+        Action::ProviderLookup,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::StaleLookup,
+            FaultKind::Cancel,
+        ],
+    ),
+    (
+        Action::ProviderSubmit,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::LoseReply,
+            FaultKind::Timeout,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::ExpireKey,
+            FaultKind::InvalidInput,
+            FaultKind::PermissionDenied,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::Sleep, &[]),
+    (Action::JournalUpdate, INSTEAD_OF_STEP),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 /// The listing the code panel shows for this scenario's design.
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
