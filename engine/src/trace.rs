@@ -42,6 +42,9 @@ pub enum Stop {
     Finished,
     /// The step cap was reached first.
     StepCap,
+    /// The clock reached its limit (`u32::MAX` ticks) with work still to do: a back-off or
+    /// restart would have woken a worker past the last tick.
+    TimeLimit,
 }
 
 /// One column of the sequence diagram.

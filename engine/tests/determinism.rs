@@ -13,7 +13,7 @@ use lab_engine::{
     Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
     KeySource, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar,
     Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState, WorkflowKind, World,
-    WriteMode,
+    WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -324,6 +324,17 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
     prop_assert!(length <= scenario.step_cap, "{length} events over the cap");
     if trace.stop == Stop::StepCap {
         prop_assert_eq!(length, scenario.step_cap, "stopped by the cap before it");
+    } else if trace.stop == Stop::TimeLimit {
+        // The clock stops a run only while something is still to happen.
+        let last = last_state(trace);
+        prop_assert!(
+            !last.in_flight.is_empty()
+                || last
+                    .workers
+                    .iter()
+                    .any(|worker| worker.state != WorkerState::Done),
+            "stopped by the clock with nothing left to do"
+        );
     } else {
         // Every worker has at least one run, so a finished run leaves every worker done.
         let last = last_state(trace);
@@ -743,57 +754,75 @@ fn a_request_still_in_flight_at_the_end_is_not_hidden_from_the_trace() {
     );
 }
 
-/// The engine at d036097 fails this: `validate` puts no bound on these numbers, and the engine
-/// adds them to the clock with plain `+`, so a scenario `validate` accepts panics with "attempt
-/// to add with overflow" in a debug build and wraps in a release build (where a retention of
-/// `u32::MAX` ticks, meant as "keep keys forever", wraps to "forget them at once"). Either
-/// answer is right: refuse the scenario with a `ScenarioError`, or run it.
+/// Retries that back off for the longest delay `validate` allows (`TICKS_MAX`), with an attempt
+/// budget it also allows (100 attempts in each of 6 layers), against a provider that fails every
+/// submit: a few thousand back-offs carry the clock past `u32::MAX`. The engine before the
+/// `TimeLimit` stop added each delay to the clock with plain `+`, so every case here panicked
+/// with "attempt to add with overflow" in a debug build (and wrapped in a release build, waking
+/// the worker in the past). The run must stop with `Stop::TimeLimit` instead, keep every law of
+/// a trace, and end where its quiet run ends.
 #[test]
-fn numbers_that_validate_accepts_do_not_overflow_the_clock() {
-    let busy_once = rule(FaultKind::Busy, Action::ProviderSubmit);
-    let lose_reply_once = rule(FaultKind::LoseReply, Action::ProviderSubmit);
-    let mut cases: Vec<(&str, Scenario)> = Vec::new();
-    let mut twice = base();
-    let again = twice.workers[0].runs[0].clone();
-    twice.workers[0].runs.push(again);
+fn back_offs_that_validate_stop_at_the_clock_limit_instead_of_overflowing() {
+    let every_submit = |fault| FaultRule {
+        nth: None,
+        ..rule(fault, Action::ProviderSubmit)
+    };
+    let mut longest = base();
+    longest.step_cap = lab_engine::STEP_CAP_MAX;
+    longest.design.reconcile = false;
+    longest.design.retry = RetryPolicy {
+        attempts_max: 100,
+        layers: 6,
+        eligible: vec![FailureClass::Temporary, FailureClass::UnknownCompletion],
+        delay_base_ticks: TICKS_MAX,
+        delay_cap_ticks: TICKS_MAX,
+        ..RetryPolicy::default()
+    };
+    longest.faults = vec![every_submit(FaultKind::Busy)];
+    let mut cases: Vec<(&str, Scenario)> = vec![("constant back-off", longest.clone())];
 
-    let mut scenario = twice.clone();
-    scenario.design.retry.attempts_max = 2;
-    scenario.design.retry.delay_base_ticks = u32::MAX;
-    scenario.faults = vec![busy_once];
-    cases.push((
-        "design.retry.delay_base_ticks (no jitter)",
-        scenario.clone(),
-    ));
-    scenario.design.retry.jitter = Jitter::Full;
-    cases.push(("design.retry.delay_base_ticks (full jitter)", scenario));
+    let mut scenario = longest.clone();
+    scenario.design.retry.delay_base_ticks = 1;
+    scenario.design.retry.backoff = Backoff::Exponential;
+    cases.push(("exponential back-off up to the cap", scenario));
 
-    let mut scenario = twice.clone();
-    scenario.workers[0].runs[1].not_before = u32::MAX;
-    cases.push(("workers.runs.not_before", scenario));
+    let mut scenario = longest.clone();
+    scenario.design.retry.jitter = Jitter::Equal;
+    cases.push(("equal jitter", scenario));
 
-    // The first reply is lost, so the second run asks the provider again: by lookup, which
-    // reads the staleness window, or by a blind submit, which reads the retention window.
-    let mut scenario = twice;
-    scenario.faults = vec![lose_reply_once];
-    scenario.provider.lookup_stale_ticks = u32::MAX;
-    cases.push(("provider.lookup_stale_ticks", scenario.clone()));
-    scenario.provider.lookup_stale_ticks = 0;
-    scenario.provider.retention_ticks = u32::MAX;
-    scenario.design.reconcile = false;
-    cases.push(("provider.retention_ticks", scenario));
+    // A run that starts as late as validate allows, and reconciles before every retry.
+    let mut scenario = longest.clone();
+    scenario.workers[0].runs[0].not_before = TICKS_MAX;
+    scenario.design.reconcile = true;
+    cases.push(("late start, lookup before each retry", scenario));
 
-    let panicked: Vec<&str> = cases
-        .into_iter()
-        .filter(|(_, scenario)| {
-            scenario.validate().is_ok()
-                && std::panic::catch_unwind(|| Engine::run(scenario.clone())).is_err()
-        })
-        .map(|(field, _)| field)
-        .collect();
-    assert!(
-        panicked.is_empty(),
-        "valid scenarios panicked with u32::MAX in: {}",
-        panicked.join(", ")
-    );
+    // Every submit times out, so a request is in flight (committing 3 ticks later) at each one.
+    let mut scenario = longest;
+    scenario.faults = vec![every_submit(FaultKind::Timeout)];
+    cases.push(("timeouts with late commits", scenario));
+
+    for (name, scenario) in cases {
+        assert_eq!(scenario.validate(), Ok(()), "{name}");
+        let outcome = std::panic::catch_unwind(|| {
+            let trace = Engine::run(scenario.clone()).expect("a valid scenario runs");
+            let quiet = Engine::run_quiet(scenario.clone()).expect("a valid scenario runs");
+            (trace, quiet)
+        });
+        let Ok((trace, (count, world, _))) = outcome else {
+            panic!("{name}: a valid scenario panicked");
+        };
+        assert_eq!(trace.stop, Stop::TimeLimit, "{name}");
+        check_trace(&scenario, &trace).unwrap_or_else(|error| panic!("{name}: {error}"));
+        assert_eq!(count, trace.len(), "{name}");
+        assert!(
+            &world == last_state(&trace),
+            "{name}: the quiet run ends elsewhere"
+        );
+        let last = trace.events.last().expect("the run took steps");
+        assert!(
+            last.tick > u32::MAX - 2 * TICKS_MAX,
+            "{name}: stopped at tick {}, far from the limit",
+            last.tick
+        );
+    }
 }

@@ -481,7 +481,7 @@ impl Task {
                     key: key.clone(),
                     payload: payload.clone(),
                     operation: op.clone(),
-                    commit_tick: ctx.world.tick + 3,
+                    commit_tick: ctx.world.tick.saturating_add(3),
                 });
                 step.messages = ctx.call("provider", request, None, Lost::Nothing);
                 step.outcome = "no answer in time: timeout (the request is still in flight)".into();
