@@ -491,6 +491,11 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
             variant.scenario.step_cap
         ));
     }
+    if trace.stop == lab_engine::Stop::TimeLimit {
+        problems.push(format!(
+            "variant \"{name}\": the clock reached its limit (u32::MAX ticks) before every worker finished; shorten the back-offs or the delays"
+        ));
+    }
     let broken: Vec<&lab_engine::Verdict> = trace
         .verdicts
         .iter()

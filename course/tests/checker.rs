@@ -96,3 +96,35 @@ fn a_typo_is_reported_with_line_and_column() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_fault_the_workflow_does_not_declare_is_an_error_at_each_variant_line() {
+    let dir = course_with("fault", |text| {
+        text.replacen(
+            "fault = \"lose_reply\"\nat = \"provider.submit\"",
+            "fault = \"lose_reply\"\nat = \"journal.get\"",
+            1,
+        )
+    });
+    let found = errors(&dir);
+    let text = fs::read_to_string(dir.join("01-lost-reply.toml")).unwrap();
+    // Each variant's id is the line after its [[variants]] header.
+    let lines: Vec<&str> = text.lines().collect();
+    let variant_lines: Vec<usize> = (1..lines.len())
+        .filter(|&index| lines[index - 1] == "[[variants]]")
+        .map(|index| index + 1)
+        .collect();
+    assert!(!variant_lines.is_empty());
+    for line in variant_lines {
+        assert!(
+            found.iter().any(
+                |error| error.contains(&format!("01-lost-reply.toml:{line}:"))
+                    && error.contains(
+                        "fault lose_reply cannot strike at journal.get in the reserve workflow; \
+                     there it can strike at: provider.submit"
+                    )
+            ),
+            "no error at line {line}: {found:?}"
+        );
+    }
+}

@@ -211,7 +211,8 @@ fn seeking() {
         let mut total = Duration::ZERO;
         // A fixed spread of cursors (a Weyl sequence), from the start to the end.
         for sample in 0..samples {
-            let cursor = ((u64::from(sample) * 2_654_435_761) % (u64::from(trace.len()) + 1)) as u32;
+            let cursor =
+                ((u64::from(sample) * 2_654_435_761) % (u64::from(trace.len()) + 1)) as u32;
             let start = Instant::now();
             let world = trace.state_at(cursor);
             let took = start.elapsed();
@@ -229,17 +230,22 @@ fn seeking() {
 }
 
 fn main() {
-    println!("lab-engine benchmark: batches of N records over 2 workers, round robin, seeded faults");
-    growth("reserve + lost replies/busy (5% each at provider.submit)", |records| {
-        batch(
-            WorkflowKind::Reserve,
-            records,
-            vec![
-                rule(FaultKind::LoseReply, Action::ProviderSubmit, 50),
-                rule(FaultKind::Busy, Action::ProviderSubmit, 50),
-            ],
-        )
-    });
+    println!(
+        "lab-engine benchmark: batches of N records over 2 workers, round robin, seeded faults"
+    );
+    growth(
+        "reserve + lost replies/busy (5% each at provider.submit)",
+        |records| {
+            batch(
+                WorkflowKind::Reserve,
+                records,
+                vec![
+                    rule(FaultKind::LoseReply, Action::ProviderSubmit, 50),
+                    rule(FaultKind::Busy, Action::ProviderSubmit, 50),
+                ],
+            )
+        },
+    );
     growth("ingest + crash/redelivery/lost ack", |records| {
         batch(
             WorkflowKind::Ingest,

@@ -42,6 +42,8 @@ enum Next {
     Worker(usize),
     Commit,
     Finished,
+    /// Work is left, but only at or past the last tick, where no event fits.
+    TimeLimit,
 }
 
 struct Worker {
@@ -184,6 +186,10 @@ impl Engine {
                 self.stop = Some(Stop::Finished);
                 return None;
             }
+            Next::TimeLimit => {
+                self.stop = Some(Stop::TimeLimit);
+                return None;
+            }
             Next::Commit => (None, self.commit_late_request()),
             Next::Worker(index) => (Some(index), self.step_worker(index)),
         };
@@ -191,11 +197,13 @@ impl Engine {
             (stepped_and_step.0, stepped_and_step.1);
         self.events += 1;
         let event_tick = self.world.tick;
+        // next() only lets an event happen before the last tick, so this cannot overflow.
         self.world.tick += 1;
         if let Some(index) = stepped {
             let worker = &mut self.workers[index];
             if step.sleep_ticks > 0 {
-                worker.wake_tick = self.world.tick + step.sleep_ticks;
+                // A wake past the last tick stays at it, where next() stops the run.
+                worker.wake_tick = self.world.tick.saturating_add(step.sleep_ticks);
                 worker.state = WorkerState::Sleeping;
             }
             if let Some(result) = &step.result {
@@ -246,10 +254,17 @@ impl Engine {
     }
 
     /// What happens next, advancing time while everyone waits: a late commit at the provider,
-    /// a worker's step, or nothing more.
+    /// a worker's step, or nothing more. Every event moves the clock on by one tick, so none can
+    /// happen at `u32::MAX`: work due then or later stops the run instead.
     fn next(&mut self) -> Next {
         loop {
             let now = self.world.tick;
+            if now == u32::MAX {
+                return match self.has_work() {
+                    true => Next::TimeLimit,
+                    false => Next::Finished,
+                };
+            }
             if self
                 .world
                 .in_flight
@@ -271,6 +286,7 @@ impl Engine {
                 .iter()
                 .map(|request| request.commit_tick);
             match workers_next.chain(commits_next).min() {
+                Some(u32::MAX) => return Next::TimeLimit,
                 Some(tick) if tick > now => self.world.tick = tick,
                 _ => return Next::Finished,
             }
@@ -438,15 +454,11 @@ impl Engine {
             again.redelivered = true;
             worker.queue.push_front(again);
         }
-        let mut payload = queued
-            .run
-            .payload
-            .clone()
-            .unwrap_or_else(|| {
-                self.scenario.operations[queued.operation as usize]
-                    .payload
-                    .clone()
-            });
+        let mut payload = queued.run.payload.clone().unwrap_or_else(|| {
+            self.scenario.operations[queued.operation as usize]
+                .payload
+                .clone()
+        });
         if fault == Some(FaultKind::ChangePayload) {
             change(&mut payload);
         }
@@ -498,7 +510,12 @@ impl Engine {
     fn crash(&mut self, index: usize, task: &Task, action: Action) -> Step {
         let worker = &mut self.workers[index];
         worker.state = WorkerState::Crashed;
-        worker.wake_tick = self.world.tick + 1 + RESTART_DELAY_TICKS;
+        // The restart counts from the tick after this event; past the last tick, next() stops.
+        worker.wake_tick = self
+            .world
+            .tick
+            .saturating_add(1)
+            .saturating_add(RESTART_DELAY_TICKS);
         worker.restarting = true;
         let queued = Queued {
             run: self.scenario.workers[index].runs[(worker.run - 1) as usize].clone(),
@@ -533,15 +550,12 @@ impl Engine {
             *count += 1;
             *count
         };
-        let applicable: Vec<FaultKind> = FaultKind::ALL
-            .into_iter()
-            .filter(|fault| fault.applies_to(action))
-            .collect();
+        let applicable = self.scenario.workflow.faults_at(action);
         if !applicable.is_empty() {
             self.fault_points.push(FaultPoint {
                 at: action,
                 nth,
-                faults: applicable,
+                faults: applicable.to_vec(),
             });
         }
         let name = &self.workers[index].name;

@@ -21,11 +21,13 @@ pub enum ScenarioError {
     /// A fault rule names a worker that does not exist.
     #[error("fault {fault} names worker \"{worker}\", which is not in [[workers]]")]
     UnknownWorker { fault: String, worker: String },
-    /// A fault cannot strike at that action.
-    #[error("fault {fault} cannot strike at {at}; it can strike at: {allowed}")]
+    /// The scenario's workflow does not let this fault strike at that action. `allowed` lists
+    /// where it can strike in that workflow, comma separated; empty when nowhere.
+    #[error("fault {fault} cannot strike at {at} in the {workflow} workflow; {}", strikes_at(.allowed))]
     FaultDoesNotApply {
         fault: String,
         at: String,
+        workflow: String,
         allowed: String,
     },
     /// A worker named like a lane that is not a worker.
@@ -39,4 +41,11 @@ pub enum ScenarioError {
         min: i64,
         max: i64,
     },
+}
+
+fn strikes_at(allowed: &str) -> String {
+    match allowed {
+        "" => "it can strike nowhere in this workflow".to_string(),
+        allowed => format!("there it can strike at: {allowed}"),
+    }
 }

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Every kind of step a worker can take. A fault point is one occurrence of one of these.
+/// Every kind of step a worker can take. A fault point is one occurrence of one of these. Which
+/// faults can strike at which action is each workflow's declaration (`WorkflowKind::faults_at`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// A message (event, webhook, queue item) reaches the worker and a run begins.
@@ -127,31 +128,6 @@ impl FaultKind {
         FaultKind::PermissionDenied,
         FaultKind::Cancel,
     ];
-
-    /// Whether this fault can strike at this action. The explorer enumerates exactly these pairs.
-    pub fn applies_to(self, action: Action) -> bool {
-        use Action as A;
-        match self {
-            FaultKind::LoseRequest => matches!(
-                action,
-                A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend
-            ),
-            FaultKind::Busy => matches!(
-                action,
-                A::ProviderSubmit | A::ProviderLookup | A::ModelCall | A::SinkSend | A::TableWrite
-            ),
-            FaultKind::LoseReply => {
-                matches!(action, A::ProviderSubmit | A::TableWrite | A::SinkSend)
-            }
-            FaultKind::Timeout => matches!(action, A::ProviderSubmit | A::ModelCall),
-            FaultKind::StaleLookup => action == A::ProviderLookup,
-            FaultKind::ExpireKey | FaultKind::InvalidInput | FaultKind::PermissionDenied => {
-                action == A::ProviderSubmit
-            }
-            FaultKind::DeliverTwice | FaultKind::ChangePayload => action == A::Receive,
-            FaultKind::Crash | FaultKind::Cancel => !matches!(action, A::Receive | A::Sleep),
-        }
-    }
 
     /// The snake_case name used in scenario files.
     pub fn name(self) -> &'static str {

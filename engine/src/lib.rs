@@ -31,7 +31,7 @@ pub use rng::{fnv1a, Rng};
 pub use scenario::{
     canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
-    WriteMode, STEP_CAP_MAX,
+    WriteMode, STEP_CAP_MAX, TICKS_MAX,
 };
 pub use switch::Switch;
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};

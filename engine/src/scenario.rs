@@ -145,15 +145,13 @@ impl Scenario {
 }
 
 fn check_rule(scenario: &Scenario, rule: &FaultRule) -> Result<(), ScenarioError> {
-    if !rule.fault.applies_to(rule.at) {
-        let allowed: Vec<&str> = Action::ALL
-            .into_iter()
-            .filter(|&action| rule.fault.applies_to(action))
-            .map(Action::name)
-            .collect();
+    let workflow = scenario.workflow;
+    if !workflow.faults_at(rule.at).contains(&rule.fault) {
+        let allowed: Vec<&str> = workflow.actions_for(rule.fault).map(Action::name).collect();
         return Err(ScenarioError::FaultDoesNotApply {
             fault: rule.fault.name().to_string(),
             at: rule.at.name().to_string(),
+            workflow: workflow.name().to_string(),
             allowed: allowed.join(", "),
         });
     }

@@ -88,6 +88,9 @@ pub enum Stop {
     Finished,
     /// The step cap was reached first.
     StepCap,
+    /// The clock reached its limit (`u32::MAX` ticks) with work still to do: a back-off or
+    /// restart would have woken a worker past the last tick.
+    TimeLimit,
 }
 
 /// One column of the sequence diagram.
@@ -176,7 +179,10 @@ impl Trace {
             Trace::replay(&mut world, event);
             since += event.changes.len() as u32 + 1;
             if since >= world.size().max(CHECKPOINT_CHANGES_MIN) {
-                trace.checkpoints.0.push((position as u32 + 1, world.clone()));
+                trace
+                    .checkpoints
+                    .0
+                    .push((position as u32 + 1, world.clone()));
                 since = 0;
             }
         }

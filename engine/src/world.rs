@@ -205,8 +205,19 @@ impl Table {
     /// One statement, with SQLite's semantics for the three modes. A step writes through
     /// `World::write_row`, which logs the change; a table on its own (as the SQLite differential
     /// test uses it) writes here.
-    pub fn write(&mut self, mode: WriteMode, key: &str, value: &str, operation: &str) -> WriteOutcome {
-        let existing = self.by_key.0.get(key).and_then(|rows| rows.first()).copied();
+    pub fn write(
+        &mut self,
+        mode: WriteMode,
+        key: &str,
+        value: &str,
+        operation: &str,
+    ) -> WriteOutcome {
+        let existing = self
+            .by_key
+            .0
+            .get(key)
+            .and_then(|rows| rows.first())
+            .copied();
         match (self.unique, existing, mode) {
             (true, Some(_), WriteMode::Insert) => WriteOutcome::Conflict,
             (true, Some(_), WriteMode::InsertOrIgnore) => WriteOutcome::Ignored,
@@ -294,31 +305,60 @@ pub enum WorkerState {
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum Change {
     /// A journal row was written: its whole new value.
-    Job { row: JobRow },
+    Job {
+        row: JobRow,
+    },
     /// The provider committed a record.
-    Provider { record: ProviderRecord },
+    Provider {
+        record: ProviderRecord,
+    },
     /// The provider forgot the keys of these records early (by position in `provider`).
-    KeyExpired { records: Vec<u32> },
+    KeyExpired {
+        records: Vec<u32>,
+    },
     /// A request went in flight.
-    InFlight { request: InFlight },
+    InFlight {
+        request: InFlight,
+    },
     /// The in-flight request at this position committed and left the list.
-    Landed { position: u32 },
+    Landed {
+        position: u32,
+    },
     /// A row was inserted into the results table.
-    Row { row: Row },
+    Row {
+        row: Row,
+    },
     /// The row with this rowid was deleted.
-    RowDeleted { rowid: i64 },
+    RowDeleted {
+        rowid: i64,
+    },
     /// The row with this rowid got a new value (an upsert).
-    RowValue { rowid: i64, value: String },
+    RowValue {
+        rowid: i64,
+        value: String,
+    },
     /// A key was written to the dedup table.
-    Dedup { key: String },
+    Dedup {
+        key: String,
+    },
     /// A key was marked done in the tracker.
-    Tracker { key: String },
+    Tracker {
+        key: String,
+    },
     /// An external side effect happened.
-    Effect { effect: Effect },
+    Effect {
+        effect: Effect,
+    },
     /// A counter took a new value.
-    ModelCalls { value: u32 },
-    Progress { value: u32 },
-    DeepestCalls { value: u32 },
+    ModelCalls {
+        value: u32,
+    },
+    Progress {
+        value: u32,
+    },
+    DeepestCalls {
+        value: u32,
+    },
     /// The cancel flag went up.
     Cancelled,
     /// A worker's state, operation or run number changed.
@@ -329,7 +369,10 @@ pub enum Change {
         run: u32,
     },
     /// A worker's run returned.
-    Result { worker: u32, result: String },
+    Result {
+        worker: u32,
+        result: String,
+    },
 }
 
 impl World {
@@ -344,7 +387,10 @@ impl World {
 
     /// Provider records of a logical operation.
     pub fn provider_effects(&self, operation: &str) -> u32 {
-        self.index.provider_by_operation.get(operation).map_or(0, |records| records.len() as u32)
+        self.index
+            .provider_by_operation
+            .get(operation)
+            .map_or(0, |records| records.len() as u32)
     }
 
     /// The provider's records of a logical operation, in commit order.
@@ -398,7 +444,10 @@ impl World {
     pub(crate) fn receipts_starting(&self, prefix: &str) -> u32 {
         self.index
             .receipts
-            .range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded))
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
             .take_while(|receipt| receipt.starts_with(prefix))
             .count() as u32
     }
@@ -447,14 +496,23 @@ impl World {
         });
         let position = self.provider.len() as u32;
         index_push(&mut self.index.provider_by_key, &record.key, position);
-        index_push(&mut self.index.provider_by_operation, &record.operation, position);
+        index_push(
+            &mut self.index.provider_by_operation,
+            &record.operation,
+            position,
+        );
         self.index.receipts.insert(record.receipt.clone());
         self.provider.push(record);
     }
 
     /// The provider forgets `key` early (a fault).
     pub(crate) fn expire_key(&mut self, key: &str) {
-        let records = self.index.provider_by_key.get(key).cloned().unwrap_or_default();
+        let records = self
+            .index
+            .provider_by_key
+            .get(key)
+            .cloned()
+            .unwrap_or_default();
         if records.is_empty() {
             return;
         }
@@ -555,7 +613,11 @@ impl World {
             effect: effect.clone(),
         });
         let position = self.effects.len() as u32;
-        index_push(&mut self.index.effects_by_operation, &effect.operation, position);
+        index_push(
+            &mut self.index.effects_by_operation,
+            &effect.operation,
+            position,
+        );
         self.effects.push(effect);
     }
 
@@ -590,7 +652,13 @@ impl World {
     }
 
     /// A worker's view takes these values.
-    pub(crate) fn set_worker(&mut self, worker: u32, state: WorkerState, op: Option<&str>, run: u32) {
+    pub(crate) fn set_worker(
+        &mut self,
+        worker: u32,
+        state: WorkerState,
+        op: Option<&str>,
+        run: u32,
+    ) {
         let view = &mut self.workers[worker as usize];
         if view.state == state && view.op.as_deref() == op && view.run == run {
             return;
@@ -609,7 +677,9 @@ impl World {
 
     /// A worker's run returned `result`.
     pub(crate) fn push_result(&mut self, worker: u32, result: &str) {
-        self.workers[worker as usize].results.push(result.to_string());
+        self.workers[worker as usize]
+            .results
+            .push(result.to_string());
         self.record(|| Change::Result {
             worker,
             result: result.to_string(),
@@ -671,12 +741,24 @@ impl World {
     pub fn reindex(&mut self) {
         self.index = Index::default();
         for (position, record) in self.provider.iter().enumerate() {
-            index_push(&mut self.index.provider_by_key, &record.key, position as u32);
-            index_push(&mut self.index.provider_by_operation, &record.operation, position as u32);
+            index_push(
+                &mut self.index.provider_by_key,
+                &record.key,
+                position as u32,
+            );
+            index_push(
+                &mut self.index.provider_by_operation,
+                &record.operation,
+                position as u32,
+            );
             self.index.receipts.insert(record.receipt.clone());
         }
         for (position, effect) in self.effects.iter().enumerate() {
-            index_push(&mut self.index.effects_by_operation, &effect.operation, position as u32);
+            index_push(
+                &mut self.index.effects_by_operation,
+                &effect.operation,
+                position as u32,
+            );
         }
         self.table.reindex();
     }

@@ -13,7 +13,7 @@ use lab_engine::{
     Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
     KeySource, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar,
     Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState, WorkflowKind, World,
-    WriteMode,
+    WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -218,20 +218,16 @@ fn schedule(worker_count: usize) -> impl Strategy<Value = Schedule> {
     ]
 }
 
-/// Every (fault, action) pair the engine accepts, in a fixed order.
-fn applicable_pairs() -> Vec<(FaultKind, Action)> {
-    FaultKind::ALL
-        .into_iter()
-        .flat_map(|fault| {
-            Action::ALL
-                .into_iter()
-                .filter(move |&action| fault.applies_to(action))
-                .map(move |action| (fault, action))
-        })
+/// Every (fault, action) pair the workflow declares, in a fixed order.
+fn applicable_pairs(workflow: WorkflowKind) -> Vec<(FaultKind, Action)> {
+    workflow
+        .fault_table()
+        .iter()
+        .flat_map(|&(action, faults)| faults.iter().map(move |&fault| (fault, action)))
         .collect()
 }
 
-fn fault_rule(worker_count: usize) -> impl Strategy<Value = FaultRule> {
+fn fault_rule(workflow: WorkflowKind, worker_count: usize) -> impl Strategy<Value = FaultRule> {
     // A rule without `nth` or `chance_permille` strikes at every occurrence: valid, and the
     // quickest way to a crash loop that only the step cap ends, so it is kept but rare.
     let when = prop_oneof![
@@ -240,7 +236,7 @@ fn fault_rule(worker_count: usize) -> impl Strategy<Value = FaultRule> {
         1 => Just((None, None)),
     ];
     (
-        select(applicable_pairs()),
+        select(applicable_pairs(workflow)),
         when,
         prop::option::weighted(0.3, 0..worker_count),
     )
@@ -254,52 +250,67 @@ fn fault_rule(worker_count: usize) -> impl Strategy<Value = FaultRule> {
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
-    (1usize..=4, 1usize..=WORKER_NAMES.len()).prop_flat_map(|(operation_count, worker_count)| {
-        (
-            // Every workflow there is: a new one is generated here as soon as `ALL` lists it.
-            select(WorkflowKind::ALL.to_vec()),
-            any::<u64>(),
-            design(),
-            provider_config(),
-            prop::collection::vec(payload(), operation_count),
-            prop::collection::vec(
-                prop::collection::vec(run(operation_count), 1..=6),
-                worker_count,
-            ),
-            prop::collection::vec(fault_rule(worker_count), 0..=4),
-            schedule(worker_count),
-            1u32..=STEP_CAP_GENERATED_MAX,
-        )
-            .prop_map(
-                |(workflow, seed, design, provider, payloads, runs, faults, schedule, step_cap)| {
-                    Scenario {
-                        seed,
+    (
+        // Every workflow there is: a new one is generated here as soon as `ALL` lists it.
+        select(WorkflowKind::ALL.to_vec()),
+        1usize..=4,
+        1usize..=WORKER_NAMES.len(),
+    )
+        .prop_flat_map(|(workflow, operation_count, worker_count)| {
+            (
+                Just(workflow),
+                any::<u64>(),
+                design(),
+                provider_config(),
+                prop::collection::vec(payload(), operation_count),
+                prop::collection::vec(
+                    prop::collection::vec(run(operation_count), 1..=6),
+                    worker_count,
+                ),
+                prop::collection::vec(fault_rule(workflow, worker_count), 0..=4),
+                schedule(worker_count),
+                1u32..=STEP_CAP_GENERATED_MAX,
+            )
+                .prop_map(
+                    |(
                         workflow,
+                        seed,
                         design,
                         provider,
-                        operations: payloads
-                            .into_iter()
-                            .enumerate()
-                            .map(|(index, payload)| Operation {
-                                id: operation_id(index),
-                                payload,
-                            })
-                            .collect(),
-                        workers: runs
-                            .into_iter()
-                            .enumerate()
-                            .map(|(index, runs)| WorkerPlan {
-                                name: WORKER_NAMES[index].to_string(),
-                                runs,
-                            })
-                            .collect(),
+                        payloads,
+                        runs,
                         faults,
                         schedule,
                         step_cap,
-                    }
-                },
-            )
-    })
+                    )| {
+                        Scenario {
+                            seed,
+                            workflow,
+                            design,
+                            provider,
+                            operations: payloads
+                                .into_iter()
+                                .enumerate()
+                                .map(|(index, payload)| Operation {
+                                    id: operation_id(index),
+                                    payload,
+                                })
+                                .collect(),
+                            workers: runs
+                                .into_iter()
+                                .enumerate()
+                                .map(|(index, runs)| WorkerPlan {
+                                    name: WORKER_NAMES[index].to_string(),
+                                    runs,
+                                })
+                                .collect(),
+                            faults,
+                            schedule,
+                            step_cap,
+                        }
+                    },
+                )
+        })
 }
 
 /// The state after the whole run as the trace shows it.
@@ -313,6 +324,17 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
     prop_assert!(length <= scenario.step_cap, "{length} events over the cap");
     if trace.stop == Stop::StepCap {
         prop_assert_eq!(length, scenario.step_cap, "stopped by the cap before it");
+    } else if trace.stop == Stop::TimeLimit {
+        // The clock stops a run only while something is still to happen.
+        let last = last_state(trace);
+        prop_assert!(
+            !last.in_flight.is_empty()
+                || last
+                    .workers
+                    .iter()
+                    .any(|worker| worker.state != WorkerState::Done),
+            "stopped by the clock with nothing left to do"
+        );
     } else {
         // Every worker has at least one run, so a finished run leaves every worker done.
         let last = last_state(trace);
@@ -378,8 +400,13 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
             );
         }
         if let Some(fault) = event.fault {
+            // A cancel is recorded as the journal update that stops the run, wherever it struck.
+            let declared = match fault {
+                FaultKind::Cancel => event.action == Action::JournalUpdate,
+                _ => scenario.workflow.faults_at(event.action).contains(&fault),
+            };
             prop_assert!(
-                fault.applies_to(event.action),
+                declared,
                 "event {} reports {:?} at {:?}",
                 event.index,
                 fault,
@@ -440,14 +467,12 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
     let mut nth_last = BTreeMap::new();
     for point in &trace.fault_points {
         prop_assert!(!point.faults.is_empty(), "{:?}", point);
-        for fault in &point.faults {
-            prop_assert!(
-                fault.applies_to(point.at),
-                "{:?} listed at {:?}",
-                fault,
-                point.at
-            );
-        }
+        prop_assert_eq!(
+            &point.faults[..],
+            scenario.workflow.faults_at(point.at),
+            "{:?}",
+            point
+        );
         let last = nth_last.entry(point.at).or_insert(0);
         prop_assert_eq!(point.nth, *last + 1, "{:?}", point);
         *last = point.nth;
@@ -487,7 +512,10 @@ fn run_and_check(scenario: Scenario) -> Result<(), TestCaseError> {
     // The trace stores changes, not states: the state it rebuilds at every cursor must be the
     // state the engine really had there, and so must a trace read back from its JSON form.
     let mut engine = Engine::new(scenario_for_replay).expect("ran, so starts again");
-    prop_assert!(*engine.world() == trace.state_at(0), "the initial states differ");
+    prop_assert!(
+        *engine.world() == trace.state_at(0),
+        "the initial states differ"
+    );
     while let Some(event) = engine.step() {
         prop_assert!(
             *engine.world() == trace.state_at(event.index),
@@ -627,14 +655,15 @@ fn a_fault_that_cannot_strike_there_is_named_with_where_it_can() {
         ScenarioError::FaultDoesNotApply {
             fault: "lose_reply".to_string(),
             at: "journal.get".to_string(),
-            allowed: "provider.submit, table.write, sink.send".to_string(),
+            workflow: "reserve".to_string(),
+            allowed: "provider.submit".to_string(),
         }
     );
-    assert!(
-        message.contains("lose_reply cannot strike at journal.get"),
-        "{message}"
+    assert_eq!(
+        message,
+        "fault lose_reply cannot strike at journal.get in the reserve workflow; \
+         there it can strike at: provider.submit"
     );
-    assert!(message.contains("provider.submit"), "{message}");
 }
 
 #[test]
@@ -742,57 +771,75 @@ fn a_request_still_in_flight_at_the_end_is_not_hidden_from_the_trace() {
     );
 }
 
-/// The engine at d036097 fails this: `validate` puts no bound on these numbers, and the engine
-/// adds them to the clock with plain `+`, so a scenario `validate` accepts panics with "attempt
-/// to add with overflow" in a debug build and wraps in a release build (where a retention of
-/// `u32::MAX` ticks, meant as "keep keys forever", wraps to "forget them at once"). Either
-/// answer is right: refuse the scenario with a `ScenarioError`, or run it.
+/// Retries that back off for the longest delay `validate` allows (`TICKS_MAX`), with an attempt
+/// budget it also allows (100 attempts in each of 6 layers), against a provider that fails every
+/// submit: a few thousand back-offs carry the clock past `u32::MAX`. The engine before the
+/// `TimeLimit` stop added each delay to the clock with plain `+`, so every case here panicked
+/// with "attempt to add with overflow" in a debug build (and wrapped in a release build, waking
+/// the worker in the past). The run must stop with `Stop::TimeLimit` instead, keep every law of
+/// a trace, and end where its quiet run ends.
 #[test]
-fn numbers_that_validate_accepts_do_not_overflow_the_clock() {
-    let busy_once = rule(FaultKind::Busy, Action::ProviderSubmit);
-    let lose_reply_once = rule(FaultKind::LoseReply, Action::ProviderSubmit);
-    let mut cases: Vec<(&str, Scenario)> = Vec::new();
-    let mut twice = base();
-    let again = twice.workers[0].runs[0].clone();
-    twice.workers[0].runs.push(again);
+fn back_offs_that_validate_stop_at_the_clock_limit_instead_of_overflowing() {
+    let every_submit = |fault| FaultRule {
+        nth: None,
+        ..rule(fault, Action::ProviderSubmit)
+    };
+    let mut longest = base();
+    longest.step_cap = lab_engine::STEP_CAP_MAX;
+    longest.design.reconcile = false;
+    longest.design.retry = RetryPolicy {
+        attempts_max: 100,
+        layers: 6,
+        eligible: vec![FailureClass::Temporary, FailureClass::UnknownCompletion],
+        delay_base_ticks: TICKS_MAX,
+        delay_cap_ticks: TICKS_MAX,
+        ..RetryPolicy::default()
+    };
+    longest.faults = vec![every_submit(FaultKind::Busy)];
+    let mut cases: Vec<(&str, Scenario)> = vec![("constant back-off", longest.clone())];
 
-    let mut scenario = twice.clone();
-    scenario.design.retry.attempts_max = 2;
-    scenario.design.retry.delay_base_ticks = u32::MAX;
-    scenario.faults = vec![busy_once];
-    cases.push((
-        "design.retry.delay_base_ticks (no jitter)",
-        scenario.clone(),
-    ));
-    scenario.design.retry.jitter = Jitter::Full;
-    cases.push(("design.retry.delay_base_ticks (full jitter)", scenario));
+    let mut scenario = longest.clone();
+    scenario.design.retry.delay_base_ticks = 1;
+    scenario.design.retry.backoff = Backoff::Exponential;
+    cases.push(("exponential back-off up to the cap", scenario));
 
-    let mut scenario = twice.clone();
-    scenario.workers[0].runs[1].not_before = u32::MAX;
-    cases.push(("workers.runs.not_before", scenario));
+    let mut scenario = longest.clone();
+    scenario.design.retry.jitter = Jitter::Equal;
+    cases.push(("equal jitter", scenario));
 
-    // The first reply is lost, so the second run asks the provider again: by lookup, which
-    // reads the staleness window, or by a blind submit, which reads the retention window.
-    let mut scenario = twice;
-    scenario.faults = vec![lose_reply_once];
-    scenario.provider.lookup_stale_ticks = u32::MAX;
-    cases.push(("provider.lookup_stale_ticks", scenario.clone()));
-    scenario.provider.lookup_stale_ticks = 0;
-    scenario.provider.retention_ticks = u32::MAX;
-    scenario.design.reconcile = false;
-    cases.push(("provider.retention_ticks", scenario));
+    // A run that starts as late as validate allows, and reconciles before every retry.
+    let mut scenario = longest.clone();
+    scenario.workers[0].runs[0].not_before = TICKS_MAX;
+    scenario.design.reconcile = true;
+    cases.push(("late start, lookup before each retry", scenario));
 
-    let panicked: Vec<&str> = cases
-        .into_iter()
-        .filter(|(_, scenario)| {
-            scenario.validate().is_ok()
-                && std::panic::catch_unwind(|| Engine::run(scenario.clone())).is_err()
-        })
-        .map(|(field, _)| field)
-        .collect();
-    assert!(
-        panicked.is_empty(),
-        "valid scenarios panicked with u32::MAX in: {}",
-        panicked.join(", ")
-    );
+    // Every submit times out, so a request is in flight (committing 3 ticks later) at each one.
+    let mut scenario = longest;
+    scenario.faults = vec![every_submit(FaultKind::Timeout)];
+    cases.push(("timeouts with late commits", scenario));
+
+    for (name, scenario) in cases {
+        assert_eq!(scenario.validate(), Ok(()), "{name}");
+        let outcome = std::panic::catch_unwind(|| {
+            let trace = Engine::run(scenario.clone()).expect("a valid scenario runs");
+            let quiet = Engine::run_quiet(scenario.clone()).expect("a valid scenario runs");
+            (trace, quiet)
+        });
+        let Ok((trace, (count, world, _))) = outcome else {
+            panic!("{name}: a valid scenario panicked");
+        };
+        assert_eq!(trace.stop, Stop::TimeLimit, "{name}");
+        check_trace(&scenario, &trace).unwrap_or_else(|error| panic!("{name}: {error}"));
+        assert_eq!(count, trace.len(), "{name}");
+        assert!(
+            world == last_state(&trace),
+            "{name}: the quiet run ends elsewhere"
+        );
+        let last = trace.events.last().expect("the run took steps");
+        assert!(
+            last.tick > u32::MAX - 2 * TICKS_MAX,
+            "{name}: stopped at tick {}, far from the limit",
+            last.tick
+        );
+    }
 }

@@ -335,12 +335,7 @@ mod tests {
             .find(|event| event.fault.is_some())
             .expect("a fault")
             .index;
-        let html = render(
-            &trace,
-            trace.state_at(lost),
-            Some(trace.state_at(lost - 1)),
-        )
-        .await;
+        let html = render(&trace, trace.state_at(lost), Some(trace.state_at(lost - 1))).await;
         assert!(html.contains("pending"), "{html}");
         assert!(html.contains("1: receipt-OP-001"), "{html}");
         assert!(

@@ -4,9 +4,30 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::scenario::{Scenario, WriteMode};
-use crate::world::{Effect, WriteOutcome};
+use crate::world::WriteOutcome;
 
-use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{
+    key_line, send_effect, Ctx, Flow, Listing, Lost, Sent, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP,
+};
+
+/// Where faults can strike in this workflow. The claim and the record are plain statements
+/// here, with no busy or lost-acknowledgment path, so only the charge meets network faults.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::TableSelect, INSTEAD_OF_STEP),
+    (Action::TableWrite, INSTEAD_OF_STEP),
+    (
+        Action::SinkSend,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let mut code = Listing::default();
@@ -126,58 +147,38 @@ impl Flow for Task {
                 };
             }
             Pc::Charge => {
-                let busy = ctx.fault == Some(FaultKind::Busy);
-                let lost_request = ctx.fault == Some(FaultKind::LoseRequest);
-                let lost_reply = ctx.fault == Some(FaultKind::LoseReply);
-                step.fault_used = busy || lost_request || lost_reply;
                 step.line = "charge";
-                if busy || lost_request {
-                    // Nothing was charged: give the claimed key back so a retry can charge.
-                    if self.claim {
-                        ctx.world.delete_rows(&key, "in progress");
-                    }
-                    let reply = busy.then(|| "503 busy".to_string());
-                    let how = if lost_request {
-                        Lost::Request
-                    } else {
-                        Lost::Nothing
-                    };
-                    step.messages = ctx.call(
-                        "charge",
-                        format!("charge {}", self.start.payload),
-                        reply,
-                        how,
-                    );
-                    step.outcome = "the gateway did not charge".into();
-                    self.pc = Pc::Return("failed", "charge");
-                    return step;
-                }
-                ctx.world.push_effect(Effect {
-                    sink: "charge".into(),
-                    key: key.clone(),
-                    operation: self.start.op.clone(),
-                    tick: ctx.world.tick,
-                });
-                let count = ctx.world.sink_effects("charge", &self.start.op);
-                let how = if lost_reply {
-                    Lost::Reply
-                } else {
-                    Lost::Nothing
-                };
-                step.messages = ctx.call(
+                let (op, payload) = (&self.start.op, &self.start.payload);
+                let receipt = ctx.world.sink_effects("charge", op) + 1;
+                let sent = send_effect(
+                    ctx,
+                    &mut step,
                     "charge",
-                    format!("charge {}", self.start.payload),
-                    Some(format!("charged ch-{count}")),
-                    how,
+                    &key,
+                    op,
+                    format!("charge {payload}"),
+                    format!("charged ch-{receipt}"),
                 );
-                step.outcome = match count {
-                    1 => "card charged".into(),
-                    n => format!("card charged again: {n} charges for one payment"),
-                };
-                self.pc = if lost_reply {
-                    Pc::Return("unknown", "charge")
-                } else {
-                    Pc::Record
+                self.pc = match sent {
+                    Sent::NotSent => {
+                        // Nothing was charged: give the claimed key back so a retry can charge.
+                        if self.claim {
+                            ctx.world.delete_rows(&key, "in progress");
+                        }
+                        step.outcome = "the gateway did not charge".into();
+                        Pc::Return("failed", "charge")
+                    }
+                    Sent::Done { lost } => {
+                        step.outcome = match ctx.world.sink_effects("charge", op) {
+                            1 => "card charged".into(),
+                            n => format!("card charged again: {n} charges for one payment"),
+                        };
+                        if lost {
+                            Pc::Return("unknown", "charge")
+                        } else {
+                            Pc::Record
+                        }
+                    }
                 };
             }
             Pc::Record => {

@@ -3,11 +3,40 @@
 //! lives either in a tracking table written in the same transaction as the row, or in an external
 //! progress counter saved afterwards; duplicates are stopped at write time, or left for readers.
 
-use crate::fault::Action;
+use crate::fault::{Action, FaultKind};
 use crate::scenario::{Scenario, WriteMode};
-use crate::world::Effect;
 
-use super::{key_line, write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
+use super::{
+    key_line, send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step,
+    Written, AT_RECEIVE, INSTEAD_OF_STEP,
+};
+
+/// Where faults can strike in this workflow.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::TableSelect, INSTEAD_OF_STEP),
+    (
+        Action::TableWrite,
+        &[
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (
+        Action::SinkSend,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::ProgressSave, INSTEAD_OF_STEP),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
@@ -58,6 +87,10 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
         .named(
             "failed",
             "    # on DatabaseBusy: return \"failed\" (rolled back, nothing written)",
+        )
+        .named(
+            "email_failed",
+            "    # on EmailError: return \"failed\" (the row stays; a retry sends the email)",
         );
     code
 }
@@ -147,27 +180,37 @@ impl Task {
             self.pc = self.after_send(ctx.scenario);
             return;
         }
-        ctx.world.push_effect(Effect {
-            sink: "email".into(),
-            key: key.clone(),
-            operation: self.start.op.clone(),
-            tick: ctx.world.tick,
-        });
-        if ctx.scenario.design.tracker {
-            ctx.world.insert_tracker(&log_key);
-        }
-        let count = ctx.world.sink_effects("email", &self.start.op);
-        step.messages = ctx.call(
+        let op = self.start.op.clone();
+        let sent = send_effect(
+            ctx,
+            step,
             "email",
-            format!("email {}", self.start.op),
-            Some("sent".into()),
-            Lost::Nothing,
+            &key,
+            &op,
+            format!("email {op}"),
+            "sent".into(),
         );
-        step.outcome = match count {
-            1 => "email sent".into(),
-            n => format!("email sent again: {n} for one event"),
+        self.pc = match sent {
+            Sent::NotSent => {
+                step.outcome.push_str("; the row stays, the email is owed");
+                Pc::Return("failed", "email_failed")
+            }
+            // Sent, but the worker cannot tell: nothing goes into the email log.
+            Sent::Done { lost: true } => {
+                step.outcome = "email sent, but the reply was lost: timeout".into();
+                Pc::Return("unknown", "unknown")
+            }
+            Sent::Done { lost: false } => {
+                if ctx.scenario.design.tracker {
+                    ctx.world.insert_tracker(&log_key);
+                }
+                step.outcome = match ctx.world.sink_effects("email", &op) {
+                    1 => "email sent".into(),
+                    n => format!("email sent again: {n} for one event"),
+                };
+                self.after_send(ctx.scenario)
+            }
         };
-        self.pc = self.after_send(ctx.scenario);
     }
 }
 

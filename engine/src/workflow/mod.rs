@@ -8,7 +8,7 @@ use crate::invariant::StepFlags;
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::trace::{Lane, LaneKind, Message};
-use crate::world::World;
+use crate::world::{Effect, World};
 
 mod charge;
 mod ingest;
@@ -48,6 +48,48 @@ impl WorkflowKind {
         WorkflowKind::Pipeline,
         WorkflowKind::Ingest,
     ];
+
+    /// The name used in scenario files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkflowKind::Reserve => "reserve",
+            WorkflowKind::WriteResult => "write_result",
+            WorkflowKind::Charge => "charge",
+            WorkflowKind::Notify => "notify",
+            WorkflowKind::Pipeline => "pipeline",
+            WorkflowKind::Ingest => "ingest",
+        }
+    }
+
+    /// Every action this workflow can take, each with the faults that can strike there, in
+    /// `FaultKind::ALL` order. Validation, the engine's fault points and the explorer all read
+    /// this one declaration, and every fault it lists changes what the step does.
+    pub fn fault_table(self) -> &'static [(Action, &'static [FaultKind])] {
+        match self {
+            WorkflowKind::Reserve => reserve::FAULTS,
+            WorkflowKind::WriteResult => write_result::FAULTS,
+            WorkflowKind::Charge => charge::FAULTS,
+            WorkflowKind::Notify => notify::FAULTS,
+            WorkflowKind::Pipeline => pipeline::FAULTS,
+            WorkflowKind::Ingest => ingest::FAULTS,
+        }
+    }
+
+    /// The faults that can strike at `action` in this workflow; none at an action it never takes.
+    pub fn faults_at(self, action: Action) -> &'static [FaultKind] {
+        self.fault_table()
+            .iter()
+            .find(|(each, _)| *each == action)
+            .map_or(&[], |(_, faults)| *faults)
+    }
+
+    /// The actions at which `fault` can strike in this workflow, in the declaration's order.
+    pub fn actions_for(self, fault: FaultKind) -> impl Iterator<Item = Action> {
+        self.fault_table()
+            .iter()
+            .filter(move |(_, faults)| faults.contains(&fault))
+            .map(|(action, _)| *action)
+    }
 
     /// The code panel's listing for this design; step line ids index into it.
     pub(crate) fn listing(self, scenario: &Scenario) -> Listing {
@@ -223,6 +265,64 @@ pub(crate) fn write_outcome(outcome: &crate::world::WriteOutcome, unique: bool) 
         (WriteOutcome::Ignored, _) => "conflict on the key: ignored, no new row",
         (WriteOutcome::Conflict, _) => "UNIQUE constraint failed: the row already exists",
     }
+}
+
+/// The faults the engine itself carries out when a message arrives, before any workflow code.
+pub(crate) const AT_RECEIVE: &[FaultKind] = &[FaultKind::DeliverTwice, FaultKind::ChangePayload];
+
+/// The faults the engine carries out in place of a step, whatever the step: the worker dies
+/// before it, or the cancel flag is up.
+pub(crate) const INSTEAD_OF_STEP: &[FaultKind] = &[FaultKind::Crash, FaultKind::Cancel];
+
+/// What a send to a side-effect sink did, as the worker saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sent {
+    /// Refused (busy) or lost on the way: nothing happened at the sink.
+    NotSent,
+    /// The effect happened; `lost` when its acknowledgment never reached the worker.
+    Done { lost: bool },
+}
+
+/// One send to a side-effect sink (a card charge, an email, a notification), with the three
+/// faults a send meets, the same in every workflow: busy (refused, nothing sent), a lost request
+/// (nothing sent; the worker times out) and a lost reply (sent; the worker times out). Fills in
+/// the step's messages, outcome and use of the fault; the caller decides what the run does next.
+/// `reply` is what the sink answers when the effect happens.
+pub(crate) fn send_effect(
+    ctx: &mut Ctx,
+    step: &mut Step,
+    sink: &str,
+    key: &str,
+    op: &str,
+    request: String,
+    reply: String,
+) -> Sent {
+    match ctx.fault {
+        Some(FaultKind::Busy) => {
+            step.fault_used = true;
+            step.messages = ctx.call(sink, request, Some("503 busy".into()), Lost::Nothing);
+            step.outcome = "503 busy: nothing sent".into();
+            return Sent::NotSent;
+        }
+        Some(FaultKind::LoseRequest) => {
+            step.fault_used = true;
+            step.messages = ctx.call(sink, request, None, Lost::Request);
+            step.outcome = "request lost: nothing sent, timeout".into();
+            return Sent::NotSent;
+        }
+        _ => {}
+    }
+    ctx.world.push_effect(Effect {
+        sink: sink.into(),
+        key: key.into(),
+        operation: op.into(),
+        tick: ctx.world.tick,
+    });
+    let lost = ctx.fault == Some(FaultKind::LoseReply);
+    step.fault_used = lost;
+    let how = if lost { Lost::Reply } else { Lost::Nothing };
+    step.messages = ctx.call(sink, request, Some(reply), how);
+    Sent::Done { lost }
 }
 
 /// What a step may touch.

@@ -5,9 +5,38 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::scenario::Scenario;
-use crate::world::Effect;
 
-use super::{write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
+use super::{
+    send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step, Written,
+    AT_RECEIVE, INSTEAD_OF_STEP,
+};
+
+/// Where faults can strike in this workflow.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::TrackerCheck, INSTEAD_OF_STEP),
+    (Action::TrackerMark, INSTEAD_OF_STEP),
+    (
+        Action::SinkSend,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (
+        Action::TableWrite,
+        &[
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
@@ -145,45 +174,32 @@ impl Flow for Task {
             }
             Pc::Send => {
                 step.line = "send";
-                if matches!(ctx.fault, Some(FaultKind::Busy | FaultKind::LoseRequest)) {
-                    step.fault_used = true;
-                    let lost = ctx.fault == Some(FaultKind::LoseRequest);
-                    let how = if lost { Lost::Request } else { Lost::Nothing };
-                    let reply = (!lost).then(|| "503 busy".to_string());
-                    step.messages = ctx.call(
-                        "notification",
-                        format!("notify {}", self.start.op),
-                        reply,
-                        how,
-                    );
-                    step.outcome = "the notification was not sent".into();
-                    self.pc = Pc::Return("unknown", "unknown");
-                    return step;
-                }
-                ctx.world.push_effect(Effect {
-                    sink: "notification".into(),
-                    key: key.clone(),
-                    operation: self.start.op.clone(),
-                    tick: ctx.world.tick,
-                });
-                let count = ctx.world.sink_effects("notification", &self.start.op);
-                let lost = ctx.fault == Some(FaultKind::LoseReply);
-                step.fault_used = lost;
-                let how = if lost { Lost::Reply } else { Lost::Nothing };
-                step.messages = ctx.call(
+                let op = &self.start.op;
+                let sent = send_effect(
+                    ctx,
+                    &mut step,
                     "notification",
-                    format!("notify {}", self.start.op),
-                    Some("sent".into()),
-                    how,
+                    &key,
+                    op,
+                    format!("notify {op}"),
+                    "sent".into(),
                 );
-                step.outcome = match count {
-                    1 => format!("sending notification for {}", self.start.op),
-                    n => format!("notification for {} sent again: {n} in all", self.start.op),
-                };
-                self.pc = match (lost, design.tracker && design.mark_after) {
-                    (true, _) => Pc::Return("unknown", "unknown"),
-                    (false, true) => Pc::MarkAfter,
-                    (false, false) => Pc::Write,
+                self.pc = match sent {
+                    Sent::NotSent => {
+                        step.outcome = "the notification was not sent".into();
+                        Pc::Return("unknown", "unknown")
+                    }
+                    Sent::Done { lost } => {
+                        step.outcome = match ctx.world.sink_effects("notification", op) {
+                            1 => format!("sending notification for {op}"),
+                            n => format!("notification for {op} sent again: {n} in all"),
+                        };
+                        match (lost, design.tracker && design.mark_after) {
+                            (true, _) => Pc::Return("unknown", "unknown"),
+                            (false, true) => Pc::MarkAfter,
+                            (false, false) => Pc::Write,
+                        }
+                    }
                 };
             }
             Pc::Write => {

@@ -7,9 +7,49 @@ use std::collections::BTreeMap;
 
 use crate::fault::{Action, FaultKind};
 use crate::scenario::Scenario;
-use crate::world::{Effect, JobRow, JobStatus};
+use crate::world::{JobRow, JobStatus};
 
-use super::{write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
+use super::{
+    send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step, Written,
+    AT_RECEIVE, INSTEAD_OF_STEP,
+};
+
+/// Where faults can strike in this workflow.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::JournalGet, INSTEAD_OF_STEP),
+    (
+        Action::ModelCall,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::Timeout,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (
+        Action::TableWrite,
+        &[
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (
+        Action::SinkSend,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::JournalUpdate, INSTEAD_OF_STEP),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 /// The stages, in order, as the journal names them.
 const MODEL: &str = "model_call";
@@ -146,15 +186,15 @@ impl Task {
         let design = ctx.scenario.design.clone();
         let op = self.start.op.clone();
         let row = ctx.world.job_insert_or_ignore(JobRow {
-                id: op.clone(),
-                payload: self.start.payload.clone(),
-                status: JobStatus::Pending,
-                receipt: None,
-                attempts: 0,
-                stages: BTreeMap::new(),
-                failed_stage: None,
-                reason: None,
-            });
+            id: op.clone(),
+            payload: self.start.payload.clone(),
+            status: JobStatus::Pending,
+            receipt: None,
+            attempts: 0,
+            stages: BTreeMap::new(),
+            failed_stage: None,
+            reason: None,
+        });
         let row = row.clone();
         let answer = match (&row.failed_stage, row.status) {
             (_, JobStatus::Verified) => "success".to_string(),
@@ -267,43 +307,38 @@ impl Task {
             self.pc = Pc::Done;
             return;
         }
-        if matches!(ctx.fault, Some(FaultKind::Busy | FaultKind::LoseRequest)) {
-            step.fault_used = true;
-            let lost = ctx.fault == Some(FaultKind::LoseRequest);
-            let reply = (!lost).then(|| "503 busy".to_string());
-            let how = if lost { Lost::Request } else { Lost::Nothing };
-            step.messages = ctx.call(
-                "notification",
-                format!("notify {}", self.start.op),
-                reply,
-                how,
-            );
-            step.outcome = "the notification failed; the write stays done".into();
-            self.fail(ctx, NOTIFY);
-            return;
-        }
-        ctx.world.push_effect(Effect {
-            sink: "notification".into(),
-            key: key.clone(),
-            operation: self.start.op.clone(),
-            tick: ctx.world.tick,
-        });
-        if guarded {
-            ctx.world.insert_tracker(&key);
-        }
-        let count = ctx.world.sink_effects("notification", &self.start.op);
-        step.messages = ctx.call(
+        let op = self.start.op.clone();
+        let sent = send_effect(
+            ctx,
+            step,
             "notification",
-            format!("notify {}", self.start.op),
-            Some("sent".into()),
-            Lost::Nothing,
+            &key,
+            &op,
+            format!("notify {op}"),
+            "sent".into(),
         );
-        step.outcome = match count {
-            1 => "notification sent".into(),
-            n => format!("notification sent again: {n} for one item"),
-        };
-        self.complete(ctx, NOTIFY, "sent");
-        self.pc = Pc::Done;
+        match sent {
+            Sent::NotSent => {
+                step.outcome = "the notification failed; the write stays done".into();
+                self.fail(ctx, NOTIFY);
+            }
+            // The worker cannot tell it was sent: no tracker mark, and the stage fails.
+            Sent::Done { lost: true } => {
+                step.outcome = "notification sent, but the reply was lost: the stage fails".into();
+                self.fail(ctx, NOTIFY);
+            }
+            Sent::Done { lost: false } => {
+                if guarded {
+                    ctx.world.insert_tracker(&key);
+                }
+                step.outcome = match ctx.world.sink_effects("notification", &op) {
+                    1 => "notification sent".into(),
+                    n => format!("notification sent again: {n} for one item"),
+                };
+                self.complete(ctx, NOTIFY, "sent");
+                self.pc = Pc::Done;
+            }
+        }
     }
 
     fn done(&mut self, ctx: &mut Ctx, step: &mut Step) {

@@ -8,7 +8,41 @@ use crate::retry;
 use crate::scenario::{FailureClass, Scenario};
 use crate::world::{JobRow, JobStatus};
 
-use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step};
+use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP};
+
+/// Where faults can strike in this workflow. A back-off is the worker waiting: nothing strikes.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::JournalGet, INSTEAD_OF_STEP),
+    (Action::JournalInsert, INSTEAD_OF_STEP),
+    (
+        Action::ProviderLookup,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::StaleLookup,
+            FaultKind::Cancel,
+        ],
+    ),
+    (
+        Action::ProviderSubmit,
+        &[
+            FaultKind::LoseRequest,
+            FaultKind::LoseReply,
+            FaultKind::Timeout,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::ExpireKey,
+            FaultKind::InvalidInput,
+            FaultKind::PermissionDenied,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::Sleep, &[]),
+    (Action::JournalUpdate, INSTEAD_OF_STEP),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 /// The listing the code panel shows for this scenario's design.
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
@@ -314,15 +348,15 @@ impl Task {
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
         let existed = ctx.world.journal.contains_key(&op);
         ctx.world.job_insert_or_ignore(JobRow {
-                id: op.clone(),
-                payload: self.start.payload.clone(),
-                status: JobStatus::Pending,
-                receipt: None,
-                attempts: 0,
-                stages: Default::default(),
-                failed_stage: None,
-                reason: None,
-            });
+            id: op.clone(),
+            payload: self.start.payload.clone(),
+            status: JobStatus::Pending,
+            receipt: None,
+            attempts: 0,
+            stages: Default::default(),
+            failed_stage: None,
+            reason: None,
+        });
         let reply = if existed { "ignored: row exists" } else { "ok" };
         let messages = ctx.call(
             "journal",
@@ -444,7 +478,7 @@ impl Task {
                     key: key.clone(),
                     payload: payload.clone(),
                     operation: op.clone(),
-                    commit_tick: ctx.world.tick + 3,
+                    commit_tick: ctx.world.tick.saturating_add(3),
                 });
                 step.messages = ctx.call("provider", request, None, Lost::Nothing);
                 step.outcome = "no answer in time: timeout (the request is still in flight)".into();

@@ -2,11 +2,30 @@
 //! IGNORE or UPSERT, with or without a UNIQUE constraint, and optionally guarded by an
 //! application-level "does it exist?" check, which races under concurrency.
 
-use crate::fault::Action;
+use crate::fault::{Action, FaultKind};
 use crate::scenario::{Scenario, WriteMode};
 use crate::world::WriteOutcome;
 
-use super::{key_line, write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written};
+use super::{
+    key_line, write_row, write_sql, Ctx, Flow, Listing, Lost, Start, Step, Written, AT_RECEIVE,
+    INSTEAD_OF_STEP,
+};
+
+/// Where faults can strike in this workflow.
+pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
+    (Action::Receive, AT_RECEIVE),
+    (Action::TableSelect, INSTEAD_OF_STEP),
+    (
+        Action::TableWrite,
+        &[
+            FaultKind::LoseReply,
+            FaultKind::Busy,
+            FaultKind::Crash,
+            FaultKind::Cancel,
+        ],
+    ),
+    (Action::Return, INSTEAD_OF_STEP),
+];
 
 pub(crate) fn listing(scenario: &Scenario) -> Listing {
     let design = &scenario.design;
