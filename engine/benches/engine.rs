@@ -209,6 +209,7 @@ fn seeking() {
         let samples = 2_000u32;
         let mut slowest = Duration::ZERO;
         let mut total = Duration::ZERO;
+        let mut times = Vec::new();
         // A fixed spread of cursors (a Weyl sequence), from the start to the end.
         for sample in 0..samples {
             let cursor =
@@ -219,17 +220,34 @@ fn seeking() {
             std::hint::black_box(world);
             slowest = slowest.max(took);
             total += took;
+            times.push(took);
         }
+        times.sort();
+        let start = Instant::now();
+        let end = trace.state_at(trace.len());
+        let replay = start.elapsed();
+        let start = Instant::now();
+        let copy = end.clone();
+        let cloned = start.elapsed();
+        std::hint::black_box(copy);
         println!(
-            "  {records:>6} records, {:>6} events: mean {:>7.1} µs, slowest {:>7.1} µs over {samples} cursors",
+            "  {records:>6} records, {:>6} events: mean {:>7.1} µs, median {:>7.1} µs, 99th percentile {:>7.1} µs, slowest {:>7.1} µs over {samples} cursors (copying the last state alone: {:.1} µs; seeking it {:.1} µs)",
             trace.len(),
             total.as_secs_f64() * 1e6 / f64::from(samples),
-            slowest.as_secs_f64() * 1e6
+            times[times.len() / 2].as_secs_f64() * 1e6,
+            times[times.len() * 99 / 100].as_secs_f64() * 1e6,
+            slowest.as_secs_f64() * 1e6,
+            cloned.as_secs_f64() * 1e6,
+            replay.as_secs_f64() * 1e6,
         );
     }
 }
 
 fn main() {
+    if std::env::args().any(|argument| argument == "--seek") {
+        seeking();
+        return;
+    }
     println!(
         "lab-engine benchmark: batches of N records over 2 workers, round robin, seeded faults"
     );

@@ -158,8 +158,7 @@ pub struct Message {
 impl Trace {
     /// A trace of these events, with its checkpoints.
     pub(crate) fn new(data: TraceData) -> Trace {
-        let mut initial = data.initial;
-        initial.reindex();
+        let initial = data.initial;
         let mut trace = Trace {
             format: data.format,
             workflow: data.workflow,

@@ -39,7 +39,7 @@ pub struct World {
     pub workers: Vec<WorkerView>,
     /// Lookups by key and by operation; derived from the fields above, never serialized.
     #[serde(skip)]
-    index: Index,
+    index: Lazy<Index>,
     /// The changes made since the engine last took them, while it records.
     #[serde(skip)]
     log: Log,
@@ -131,9 +131,7 @@ pub struct Table {
     next_rowid: i64,
     /// Rowids by key and by operation; derived, never serialized.
     #[serde(skip)]
-    by_key: Derived<BTreeMap<String, Vec<i64>>>,
-    #[serde(skip)]
-    by_operation: Derived<BTreeMap<String, Vec<i64>>>,
+    index: Lazy<RowIndex>,
 }
 
 /// One row of the results table.
@@ -166,25 +164,27 @@ impl Table {
             dedup: BTreeSet::new(),
             rows_are_effects: true,
             next_rowid: 1,
-            by_key: Derived::default(),
-            by_operation: Derived::default(),
+            index: Lazy::default(),
         }
     }
 
     /// `SELECT 1 FROM results WHERE key = ?`
     pub fn contains(&self, key: &str) -> bool {
-        self.by_key.0.contains_key(key)
+        self.index().by_key.contains_key(key)
     }
 
     /// Rows with this key.
     pub fn count(&self, key: &str) -> u32 {
-        self.by_key.0.get(key).map_or(0, |rows| rows.len() as u32)
+        self.index()
+            .by_key
+            .get(key)
+            .map_or(0, |rows| rows.len() as u32)
     }
 
     /// The rows written for a logical operation.
     pub fn rows_of(&self, operation: &str) -> impl Iterator<Item = &Row> {
-        self.by_operation
-            .0
+        self.index()
+            .by_operation
             .get(operation)
             .into_iter()
             .flatten()
@@ -213,8 +213,8 @@ impl Table {
         operation: &str,
     ) -> WriteOutcome {
         let existing = self
+            .index()
             .by_key
-            .0
             .get(key)
             .and_then(|rows| rows.first())
             .copied();
@@ -243,25 +243,45 @@ impl Table {
 
     fn push(&mut self, row: Row) {
         self.next_rowid = self.next_rowid.max(row.rowid + 1);
-        index_push(&mut self.by_key.0, &row.key, row.rowid);
-        index_push(&mut self.by_operation.0, &row.operation, row.rowid);
+        if let Some(index) = self.index.0.get_mut() {
+            index.push(&row);
+        }
         self.rows.push(row);
     }
 
     /// `DELETE FROM results WHERE rowid = ?`
     fn delete(&mut self, rowid: i64) {
         let row = self.rows.remove(self.position(rowid));
-        index_remove(&mut self.by_key.0, &row.key, rowid);
-        index_remove(&mut self.by_operation.0, &row.operation, rowid);
+        if let Some(index) = self.index.0.get_mut() {
+            index_remove(&mut index.by_key, &row.key, rowid);
+            index_remove(&mut index.by_operation, &row.operation, rowid);
+        }
     }
 
-    fn reindex(&mut self) {
-        let rows = std::mem::take(&mut self.rows);
-        self.by_key = Derived::default();
-        self.by_operation = Derived::default();
-        for row in rows {
-            self.push(row);
-        }
+    /// The rows' index, built on first use: a copy of a table starts without one, so copying
+    /// costs only the rows.
+    fn index(&self) -> &RowIndex {
+        self.index.0.get_or_init(|| {
+            let mut index = RowIndex::default();
+            for row in &self.rows {
+                index.push(row);
+            }
+            index
+        })
+    }
+}
+
+/// Rowids by key and by operation.
+#[derive(Debug, Default)]
+struct RowIndex {
+    by_key: BTreeMap<String, Vec<i64>>,
+    by_operation: BTreeMap<String, Vec<i64>>,
+}
+
+impl RowIndex {
+    fn push(&mut self, row: &Row) {
+        index_push(&mut self.by_key, &row.key, row.rowid);
+        index_push(&mut self.by_operation, &row.operation, row.rowid);
     }
 }
 
@@ -387,7 +407,7 @@ impl World {
 
     /// Provider records of a logical operation.
     pub fn provider_effects(&self, operation: &str) -> u32 {
-        self.index
+        self.index()
             .provider_by_operation
             .get(operation)
             .map_or(0, |records| records.len() as u32)
@@ -395,7 +415,7 @@ impl World {
 
     /// The provider's records of a logical operation, in commit order.
     pub fn provider_records_of(&self, operation: &str) -> impl Iterator<Item = &ProviderRecord> {
-        self.index
+        self.index()
             .provider_by_operation
             .get(operation)
             .into_iter()
@@ -405,7 +425,7 @@ impl World {
 
     /// The provider's records under a key, in commit order.
     pub fn provider_records_keyed(&self, key: &str) -> impl Iterator<Item = &ProviderRecord> {
-        self.index
+        self.index()
             .provider_by_key
             .get(key)
             .into_iter()
@@ -415,7 +435,7 @@ impl World {
 
     /// External effects of a logical operation, in order.
     pub fn effects_of(&self, operation: &str) -> impl Iterator<Item = &Effect> {
-        self.index
+        self.index()
             .effects_by_operation
             .get(operation)
             .into_iter()
@@ -437,12 +457,12 @@ impl World {
 
     /// Whether a receipt was already issued.
     pub(crate) fn receipt_taken(&self, receipt: &str) -> bool {
-        self.index.receipts.contains(receipt)
+        self.index().receipts.contains(receipt)
     }
 
     /// Receipts issued that start with `prefix`.
     pub(crate) fn receipts_starting(&self, prefix: &str) -> u32 {
-        self.index
+        self.index()
             .receipts
             .range::<str, _>((
                 std::ops::Bound::Included(prefix),
@@ -495,20 +515,16 @@ impl World {
             record: record.clone(),
         });
         let position = self.provider.len() as u32;
-        index_push(&mut self.index.provider_by_key, &record.key, position);
-        index_push(
-            &mut self.index.provider_by_operation,
-            &record.operation,
-            position,
-        );
-        self.index.receipts.insert(record.receipt.clone());
+        if let Some(index) = self.index.0.get_mut() {
+            index.push_provider(&record, position);
+        }
         self.provider.push(record);
     }
 
     /// The provider forgets `key` early (a fault).
     pub(crate) fn expire_key(&mut self, key: &str) {
         let records = self
-            .index
+            .index()
             .provider_by_key
             .get(key)
             .cloned()
@@ -551,7 +567,7 @@ impl World {
                     row: self.table.rows.last().expect("a row was inserted").clone(),
                 }),
                 WriteOutcome::Updated => {
-                    let row = self.table.row(self.table.by_key.0[key][0]);
+                    let row = self.table.row(self.table.index().by_key[key][0]);
                     Some(Change::RowValue {
                         rowid: row.rowid,
                         value: row.value.clone(),
@@ -570,8 +586,8 @@ impl World {
     pub(crate) fn delete_rows(&mut self, key: &str, value: &str) -> u32 {
         let doomed: Vec<i64> = self
             .table
+            .index()
             .by_key
-            .0
             .get(key)
             .into_iter()
             .flatten()
@@ -613,11 +629,9 @@ impl World {
             effect: effect.clone(),
         });
         let position = self.effects.len() as u32;
-        index_push(
-            &mut self.index.effects_by_operation,
-            &effect.operation,
-            position,
-        );
+        if let Some(index) = self.index.0.get_mut() {
+            index_push(&mut index.effects_by_operation, &effect.operation, position);
+        }
         self.effects.push(effect);
     }
 
@@ -737,30 +751,23 @@ impl World {
         }
     }
 
-    /// Rebuilds the indexes from the fields (after deserializing).
-    pub fn reindex(&mut self) {
-        self.index = Index::default();
-        for (position, record) in self.provider.iter().enumerate() {
-            index_push(
-                &mut self.index.provider_by_key,
-                &record.key,
-                position as u32,
-            );
-            index_push(
-                &mut self.index.provider_by_operation,
-                &record.operation,
-                position as u32,
-            );
-            self.index.receipts.insert(record.receipt.clone());
-        }
-        for (position, effect) in self.effects.iter().enumerate() {
-            index_push(
-                &mut self.index.effects_by_operation,
-                &effect.operation,
-                position as u32,
-            );
-        }
-        self.table.reindex();
+    /// The lookups, built on first use: a copy of a world (a checkpoint, a state rebuilt for the
+    /// view, a deserialized trace) starts without them, so copying costs only the fields.
+    fn index(&self) -> &Index {
+        self.index.0.get_or_init(|| {
+            let mut index = Index::default();
+            for (position, record) in self.provider.iter().enumerate() {
+                index.push_provider(record, position as u32);
+            }
+            for (position, effect) in self.effects.iter().enumerate() {
+                index_push(
+                    &mut index.effects_by_operation,
+                    &effect.operation,
+                    position as u32,
+                );
+            }
+            index
+        })
     }
 
     /// Starts logging changes.
@@ -807,27 +814,40 @@ fn index_push<T>(index: &mut BTreeMap<String, Vec<T>>, key: &str, position: T) {
     }
 }
 
-/// Data derived from a world's fields: equal whenever the fields are, so it never takes part in
-/// comparing worlds.
-#[derive(Clone, Debug, Default)]
-struct Derived<T>(T);
+/// Data derived from a world's fields, built when first read. A copy starts empty and two are
+/// always equal: they are equal whenever the fields are.
+#[derive(Debug, Default)]
+struct Lazy<T>(std::cell::OnceCell<T>);
 
-impl<T> PartialEq for Derived<T> {
+impl<T> Clone for Lazy<T> {
+    fn clone(&self) -> Self {
+        Lazy(std::cell::OnceCell::new())
+    }
+}
+
+impl<T> PartialEq for Lazy<T> {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl<T> Eq for Derived<T> {}
+impl<T> Eq for Lazy<T> {}
 
 /// Lookups of the provider's records and the effects, by key and by operation (positions).
-/// Derived from the fields, so it never takes part in comparing worlds.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Index {
     provider_by_key: BTreeMap<String, Vec<u32>>,
     provider_by_operation: BTreeMap<String, Vec<u32>>,
     receipts: BTreeSet<String>,
     effects_by_operation: BTreeMap<String, Vec<u32>>,
+}
+
+impl Index {
+    fn push_provider(&mut self, record: &ProviderRecord, position: u32) {
+        index_push(&mut self.provider_by_key, &record.key, position);
+        index_push(&mut self.provider_by_operation, &record.operation, position);
+        self.receipts.insert(record.receipt.clone());
+    }
 }
 
 /// The change log; a copy of a world starts without one.
@@ -839,12 +859,6 @@ struct Pending {
     changes: Vec<Change>,
     /// Journal rows changed in place; logged whole when the changes are taken.
     touched_jobs: BTreeSet<String>,
-}
-
-impl PartialEq for Index {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
 }
 
 impl Clone for Log {
