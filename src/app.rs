@@ -34,7 +34,8 @@ pub fn App() -> Html {
                 <LoadNotice />
                 <Switch<Route> render={switch} />
                 <footer class="site-footer">
-                    { "Every run is a deterministic simulation: nothing is sent anywhere." }
+                    { "Every run is a deterministic simulation: nothing is sent anywhere. " }
+                    <Link<Route> to={Route::Engine}>{ "Engine performance" }</Link<Route>>
                 </footer>
             </StoreProvider>
         </HashRouter>

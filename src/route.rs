@@ -3,7 +3,7 @@
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-use crate::pages::{home::Home, lesson::LessonPage, not_found::NotFound};
+use crate::pages::{engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound};
 
 #[derive(Clone, Debug, PartialEq, Routable)]
 pub enum Route {
@@ -13,6 +13,8 @@ pub enum Route {
     Lesson { id: String },
     #[at("/lesson/:id/:step")]
     LessonStep { id: String, step: String },
+    #[at("/engine")]
+    Engine,
     #[not_found]
     #[at("/404")]
     NotFound,
@@ -26,6 +28,7 @@ pub fn switch(route: Route) -> Html {
         Route::LessonStep { id, step } => {
             html! { <LessonPage {id} step={Some(AttrValue::from(step))} /> }
         }
+        Route::Engine => html! { <EnginePage /> },
         Route::NotFound => html! { <NotFound /> },
     }
 }

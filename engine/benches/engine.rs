@@ -11,8 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use lab_engine::{
-    Action, Engine, FaultKind, FaultRule, Operation, Payload, Run, Scalar, Scenario, Schedule,
-    WorkerPlan, WorkflowKind,
+    chance as rule, Action, BatchSpec, Engine, FaultKind, FaultRule, Scenario, WorkflowKind,
 };
 
 /// The system allocator, counting live bytes and their peak.
@@ -42,60 +41,14 @@ static ALLOCATOR: Counting = Counting;
 
 const SIZES: [u32; 3] = [100, 1_000, 10_000];
 
-fn rule(fault: FaultKind, at: Action, chance_permille: u16) -> FaultRule {
-    FaultRule {
-        fault,
-        at,
-        nth: None,
-        worker: None,
-        chance_permille: Some(chance_permille),
-    }
-}
-
-/// A batch of `records` operations over two workers, with faults drawn from the seed.
+/// A batch of `records` operations over two workers in round robin, faults drawn from the seed.
 fn batch(workflow: WorkflowKind, records: u32, faults: Vec<FaultRule>) -> Scenario {
-    let operations: Vec<Operation> = (0..records)
-        .map(|index| {
-            let mut payload = Payload::new();
-            payload.insert("amount".into(), Scalar::Int(i64::from(index % 97)));
-            payload.insert("user".into(), Scalar::Text(format!("user-{}", index % 31)));
-            Operation {
-                id: format!("evt-{index}"),
-                payload,
-            }
-        })
-        .collect();
-    let runs = |parity: u32| -> Vec<Run> {
-        (0..records)
-            .filter(|index| index % 2 == parity)
-            .map(|index| Run {
-                op: format!("evt-{index}"),
-                payload: None,
-                not_before: 0,
-                key: None,
-            })
-            .collect()
-    };
-    Scenario {
-        seed: 7,
+    BatchSpec {
         workflow,
-        design: Default::default(),
-        provider: Default::default(),
-        operations,
-        workers: vec![
-            WorkerPlan {
-                name: "worker-a".into(),
-                runs: runs(0),
-            },
-            WorkerPlan {
-                name: "worker-b".into(),
-                runs: runs(1),
-            },
-        ],
         faults,
-        schedule: Schedule::RoundRobin,
-        step_cap: lab_engine::STEP_CAP_MAX,
+        ..BatchSpec::reference(records)
     }
+    .scenario()
 }
 
 struct Figures {

@@ -11,6 +11,7 @@
 mod engine;
 mod error;
 mod fault;
+mod generate;
 mod invariant;
 mod provider;
 mod retry;
@@ -24,6 +25,7 @@ mod world;
 pub use engine::{lane_id, Engine};
 pub use error::ScenarioError;
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
+pub use generate::{chance, BatchSpec};
 pub use invariant::{Invariant, Verdict};
 pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};

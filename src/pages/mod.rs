@@ -1,3 +1,4 @@
+pub mod engine;
 pub mod home;
 pub mod lesson;
 pub mod not_found;
