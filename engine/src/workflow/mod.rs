@@ -97,7 +97,32 @@ impl WorkflowKind {
         }
     }
 
-    /// A fresh task for one run.
+    /// The faults that can strike at `action` in this workflow: every fault the explorer may
+    /// inject there.
+    ///
+    /// A shim until each workflow declares its own list: today it is `FaultKind::ALL` filtered
+    /// by the global `FaultKind::applies_to`, the same for every workflow, computed once and
+    /// kept in a static table so the slice can be `'static`.
+    pub fn faults_at(self, action: Action) -> &'static [FaultKind] {
+        static TABLE: std::sync::OnceLock<Vec<Vec<FaultKind>>> = std::sync::OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            Action::ALL
+                .into_iter()
+                .map(|at| {
+                    FaultKind::ALL
+                        .into_iter()
+                        .filter(|fault| fault.applies_to(at))
+                        .collect()
+                })
+                .collect()
+        });
+        let index = Action::ALL
+            .iter()
+            .position(|&known| known == action)
+            .expect("Action::ALL lists every action");
+        &table[index]
+    }
+
     /// A fresh task for one run. The design decides its first step, so the first event is
     /// labelled with the action it really takes.
     pub(crate) fn start(self, start: Start, scenario: &Scenario) -> Task {
@@ -113,7 +138,7 @@ impl WorkflowKind {
 }
 
 /// What a new run knows.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub(crate) struct Start {
     pub op: String,
     pub payload: String,
@@ -125,6 +150,12 @@ pub(crate) struct Start {
 
 /// A run in progress.
 pub(crate) type Task = Box<dyn Flow>;
+
+impl Clone for Task {
+    fn clone(&self) -> Task {
+        self.clone_box()
+    }
+}
 
 /// One workflow's step machine.
 pub(crate) trait Flow {
@@ -146,6 +177,13 @@ pub(crate) trait Flow {
     fn op(&self) -> &str {
         &self.start().op
     }
+
+    /// A copy of the run in progress, so an explorer can branch the engine.
+    fn clone_box(&self) -> Task;
+
+    /// Feeds everything that decides the run's future steps into `hasher`, so an explorer can
+    /// recognise a state it has seen.
+    fn hash_state(&self, hasher: &mut dyn std::hash::Hasher);
 }
 
 /// The common cancel step: the journal row (if any, and not done) becomes `cancelled`.
