@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -22,12 +23,13 @@ const RESTART_DELAY_TICKS: u32 = 2;
 /// A deterministic simulation of one scenario. Cloning it branches the run (for the explorer).
 #[derive(Clone)]
 pub struct Engine {
-    scenario: Scenario,
+    /// Shared, so branching the engine does not copy the scenario.
+    scenario: Rc<Scenario>,
     world: World,
     rng: Rng,
     workers: Vec<Worker>,
     checker: Checker,
-    listing: Listing,
+    listing: Rc<Listing>,
     events: u32,
     /// Occurrences of each action so far, across workers and per worker.
     occurrences: BTreeMap<Action, u32>,
@@ -161,11 +163,11 @@ impl Engine {
         world.workers = workers.iter().map(view).collect();
         Ok(Engine {
             rng: Rng::new(scenario.seed),
-            scenario,
+            scenario: Rc::new(scenario),
             world,
             workers,
             checker: Checker::default(),
-            listing,
+            listing: Rc::new(listing),
             events: 0,
             occurrences: BTreeMap::new(),
             occurrences_by_worker: BTreeMap::new(),
@@ -306,8 +308,24 @@ impl Engine {
             (worker.run, worker.wake_tick, worker.state as u8).hash(&mut hasher);
             (&worker.results, worker.restarting).hash(&mut hasher);
         }
-        self.occurrences.hash(&mut hasher);
-        self.occurrences_by_worker.hash(&mut hasher);
+        // The occurrence counters decide only where the scenario's own `nth` rules strike: count
+        // them only for those actions, so runs that took other actions a different number of
+        // times can meet in one state.
+        let counted = |action: &Action, by_worker: bool| {
+            self.scenario.faults.iter().any(|rule| {
+                rule.at == *action && rule.nth.is_some() && rule.worker.is_some() == by_worker
+            })
+        };
+        for (action, count) in &self.occurrences {
+            if counted(action, false) {
+                (action, count).hash(&mut hasher);
+            }
+        }
+        for ((index, action), count) in &self.occurrences_by_worker {
+            if counted(action, true) {
+                (index, action, count).hash(&mut hasher);
+            }
+        }
         (self.schedule_position, self.round_robin_next).hash(&mut hasher);
         (self.sequence, self.events, self.broken_mask).hash(&mut hasher);
         self.stop.map(|stop| stop as u8).hash(&mut hasher);

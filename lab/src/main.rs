@@ -17,10 +17,10 @@ use lab_engine::{Engine, Explorer, Report, Scenario, Trace};
 
 const USAGE: &str = "usage:
   lab run FILE [--seed N] [--json] [--variant ID]   run a scenario or a lesson's variants
-  lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--json]
+  lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--kinds F,F] [--json]
                                                     explore every schedule within K injected
-                                                    faults and P preemptions (default: the
-                                                    lesson's budget, else 2 and 2)
+                                                    faults (of kinds F) and P preemptions
+                                                    (default: the lesson's budget, else 2 and 2)
   lab check [DIR]                                   check every lesson in DIR (default: lessons),
                                                     exploring each variant within its budget";
 
@@ -229,6 +229,7 @@ struct ExploreOptions {
     variant: Option<String>,
     faults: Option<u32>,
     preemptions: Option<u32>,
+    kinds: Option<Vec<lab_engine::FaultKind>>,
     json: bool,
 }
 
@@ -238,6 +239,7 @@ fn parse_explore(args: &[String]) -> Result<ExploreOptions, String> {
         variant: None,
         faults: None,
         preemptions: None,
+        kinds: None,
         json: false,
     };
     let number = |flag: &str, value: Option<&String>| -> Result<u32, String> {
@@ -252,6 +254,19 @@ fn parse_explore(args: &[String]) -> Result<ExploreOptions, String> {
             "--json" => options.json = true,
             "--faults" => options.faults = Some(number("--faults", rest.next())?),
             "--preemptions" => options.preemptions = Some(number("--preemptions", rest.next())?),
+            "--kinds" => {
+                let list = rest
+                    .next()
+                    .ok_or("--kinds needs a list, e.g. crash,lose_reply")?;
+                let kinds = list
+                    .split(',')
+                    .map(|name| {
+                        serde_json::from_value(serde_json::Value::String(name.trim().into()))
+                            .map_err(|_| format!("--kinds: no fault is called \"{name}\""))
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                options.kinds = Some(kinds);
+            }
             "--variant" => {
                 options.variant = Some(rest.next().ok_or("--variant needs an id")?.clone())
             }
@@ -291,6 +306,9 @@ fn explore(args: &[String]) -> ExitCode {
         let mut budget = target.explore.clone().unwrap_or_default();
         budget.faults = options.faults.unwrap_or(budget.faults);
         budget.preemptions = options.preemptions.unwrap_or(budget.preemptions);
+        if let Some(kinds) = &options.kinds {
+            budget.kinds = kinds.clone();
+        }
         let found = match Explorer::run(target.scenario.clone(), budget.budget()) {
             Ok(found) => found,
             Err(error) => {

@@ -111,10 +111,19 @@ impl Flow for Task {
                     "key already claimed: another attempt owns this charge".into()
                 };
                 step.line = "claim";
-                self.pc = if claimed {
-                    Pc::Charge
-                } else {
-                    Pc::Return("replayed", "replay")
+                // A claim whose owner has not recorded a result yet has nothing to replay: answer
+                // "still processing, try again" (Stripe's 409) rather than invent a result.
+                let pending = !claimed
+                    && ctx
+                        .world
+                        .table
+                        .rows
+                        .iter()
+                        .any(|row| row.key == key && row.value == "in progress");
+                self.pc = match (claimed, pending) {
+                    (true, _) => Pc::Charge,
+                    (false, true) => Pc::Return("in_progress", "replay"),
+                    (false, false) => Pc::Return("replayed", "replay"),
                 };
             }
             Pc::Check => {
