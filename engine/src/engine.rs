@@ -68,6 +68,8 @@ pub struct Stepped {
     /// For a worker step: the action's occurrence, counted as fault rules count it: across
     /// workers (`nth`) and for this worker alone (`nth_by_worker`).
     pub point: Option<FaultAt>,
+    /// The step used the fault it was given (the trace shows it at this event).
+    pub fault_used: bool,
     /// The invariants this event broke for the first time, one bit each in `Invariant::ALL`
     /// order.
     pub broke_mask: u8,
@@ -88,6 +90,8 @@ struct Forced {
     worker: Option<usize>,
     fault: Option<FaultKind>,
     point: Option<FaultAt>,
+    /// The step says it used the fault it was given.
+    used: bool,
 }
 
 /// What is due next, before any worker is picked.
@@ -274,6 +278,7 @@ impl Engine {
             worker: choice.worker.filter(|_| several).map(usize::from),
             fault: choice.fault,
             point: None,
+            used: false,
         });
         let before = self.broken_mask;
         let stepped = self.step_inner(false);
@@ -282,6 +287,7 @@ impl Engine {
         Some(Stepped {
             event: self.events,
             point: forced.and_then(|forced| forced.point),
+            fault_used: forced.is_some_and(|forced| forced.used),
             broke_mask: self.broken_mask & !before,
         })
     }
@@ -386,6 +392,9 @@ impl Engine {
         };
         let (stepped, (actor, action, run, op, step, fault)) =
             (stepped_and_step.0, stepped_and_step.1);
+        if let Some(forced) = &mut self.forced {
+            forced.used = step.fault_used;
+        }
         self.events += 1;
         let event_tick = self.world.tick;
         self.world.tick += 1;

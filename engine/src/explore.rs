@@ -384,7 +384,7 @@ impl Explorer {
             .last
             .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)));
         let mut children: Vec<Child> = Vec::new();
-        let mut seen: Vec<(u64, Option<u8>)> = Vec::new();
+        let mut plain: Option<(Option<u8>, u64)> = None;
         for choice in choices {
             let fault_cost = u32::from(choice.fault.is_some());
             if fault_cost > 0 && !self.allows(choice.fault, used.faults) {
@@ -411,12 +411,14 @@ impl Explorer {
                     None
                 },
             };
-            // A fault that changes nothing (ignored by the step) is not another schedule: the
-            // sibling without it, listed first, leads to the same state for a smaller budget.
-            if seen.contains(&(hash, child_used.last)) {
+            // A fault the step ignored, leaving the state as the plain step leaves it, is not
+            // another schedule (the trace would not show it): skip it. The plain step of the same
+            // worker comes first in `choices`.
+            if choice.fault.is_none() {
+                plain = Some((choice.worker, hash));
+            } else if !stepped.fault_used && plain == Some((choice.worker, hash)) {
                 continue;
             }
-            seen.push((hash, child_used.last));
             children.push(Child {
                 choice,
                 engine: Some(next),
