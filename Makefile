@@ -46,6 +46,7 @@ lessons:
 
 bench:
 	cargo bench -p lab-engine --bench engine
+	cargo bench -p lab-engine --bench explore
 
 clean:
 	cargo clean

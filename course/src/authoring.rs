@@ -13,8 +13,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::model::{
-    BreakAt, Choice, Course, Expect, Lesson, Question, QuestionKind, Section, Step, TryExpect,
-    TryIt, Variant, VariantKind, FORMAT_VERSION,
+    BreakAt, Choice, Course, Expect, Explore, Lesson, Question, QuestionKind, Section, Step,
+    TryExpect, TryIt, Variant, VariantKind, FORMAT_VERSION,
 };
 
 /// The manifest's file name inside the lessons folder.
@@ -80,8 +80,24 @@ struct LessonFile {
     prerequisites: Vec<Spanned<String>>,
     /// The base scenario every variant starts from.
     scenario: toml::Table,
+    /// The explorer's budget for every variant: `explore = { faults = 2 }`.
+    #[serde(default)]
+    explore: Option<Spanned<ExploreFile>>,
     variants: Vec<VariantFile>,
     steps: Vec<StepFile>,
+}
+
+/// `explore = { faults = N, preemptions = N, kinds = [...] }`; a variant's fields override the
+/// lesson's, field by field.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExploreFile {
+    #[serde(default)]
+    faults: Option<u32>,
+    #[serde(default)]
+    preemptions: Option<u32>,
+    #[serde(default)]
+    kinds: Option<Vec<lab_engine::FaultKind>>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +111,9 @@ struct VariantFile {
     scenario: toml::Table,
     #[serde(default)]
     expect: Option<Spanned<Expect>>,
+    /// Overrides the lesson's `explore` for this variant.
+    #[serde(default)]
+    explore: Option<Spanned<ExploreFile>>,
 }
 
 #[derive(Deserialize)]
@@ -169,6 +188,20 @@ struct ChoiceFile {
 /// Loads, checks and compiles every lesson under `dir`. Returns every error found, not only the
 /// first.
 pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
+    load_with(dir, Checks::default())
+}
+
+/// The checks that cost more than running each variant once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Run the exhaustive explorer on every variant within its `explore` budget: a safe design
+    /// must break no invariant in any schedule, an unsafe one must break one in some schedule.
+    pub explore: bool,
+}
+
+/// `load`, with the costlier checks chosen (`lab check` runs the explorer; the app's build does
+/// not).
+pub fn load_with(dir: &Path, checks: Checks) -> Result<Loaded, Vec<LessonError>> {
     let manifest_path = dir.join(MANIFEST);
     let manifest_text = read(&manifest_path).map_err(|error| vec![error])?;
     let manifest: ManifestFile =
@@ -191,7 +224,7 @@ pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
     for path in lesson_files(dir).map_err(|error| vec![error])? {
         match read(&path)
             .map_err(|error| vec![error])
-            .and_then(|text| compile(dir, &path, &text))
+            .and_then(|text| compile(dir, &path, &text, checks))
         {
             Ok((lesson, lesson_traces)) => {
                 traces.insert(lesson.id.clone(), lesson_traces);
@@ -285,7 +318,7 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonErr
 /// Loads and checks one lesson file on its own (for `lab run`).
 pub fn load_lesson(dir: &Path, path: &Path) -> Result<Lesson, Vec<LessonError>> {
     let text = read(path).map_err(|error| vec![error])?;
-    compile(dir, path, &text).map(|(lesson, _)| lesson)
+    compile(dir, path, &text, Checks::default()).map(|(lesson, _)| lesson)
 }
 
 /// An error at a byte offset of a file.
@@ -307,7 +340,12 @@ fn at(path: &Path, text: &str, offset: usize, message: String) -> LessonError {
 }
 
 /// One lesson file into a compiled lesson, with each variant run and checked.
-fn compile(dir: &Path, path: &Path, text: &str) -> Result<(Lesson, Vec<Trace>), Vec<LessonError>> {
+fn compile(
+    dir: &Path,
+    path: &Path,
+    text: &str,
+    checks: Checks,
+) -> Result<(Lesson, Vec<Trace>), Vec<LessonError>> {
     let file: LessonFile = parse(path, text).map_err(|error| vec![error])?;
     let mut errors = Vec::new();
     let mut variants = Vec::new();
@@ -324,7 +362,14 @@ fn compile(dir: &Path, path: &Path, text: &str) -> Result<(Lesson, Vec<Trace>), 
             ));
             continue;
         }
-        match run_variant(&file.scenario, variant) {
+        let explore = match explore_budget(file.explore.as_ref(), variant.explore.as_ref()) {
+            Ok(explore) => explore,
+            Err((offset, message)) => {
+                errors.push(at(path, text, offset, message));
+                continue;
+            }
+        };
+        match run_variant(&file.scenario, variant, explore) {
             Ok((compiled, trace)) => {
                 let expect_offset = variant
                     .expect
@@ -333,6 +378,17 @@ fn compile(dir: &Path, path: &Path, text: &str) -> Result<(Lesson, Vec<Trace>), 
                     .unwrap_or(span);
                 for message in check_variant(&compiled, &trace) {
                     errors.push(at(path, text, expect_offset, message));
+                }
+                if checks.explore {
+                    let explore_offset = variant
+                        .explore
+                        .as_ref()
+                        .or(file.explore.as_ref())
+                        .map(|explore| explore.span().start)
+                        .unwrap_or(span);
+                    for message in check_explored(&compiled) {
+                        errors.push(at(path, text, explore_offset, message));
+                    }
                 }
                 variants.push(compiled);
                 traces.push(trace);
@@ -370,7 +426,101 @@ fn compile(dir: &Path, path: &Path, text: &str) -> Result<(Lesson, Vec<Trace>), 
     Ok((lesson, traces))
 }
 
-fn run_variant(base: &toml::Table, variant: &VariantFile) -> Result<(Variant, Trace), String> {
+/// The variant's explore budget: its own fields, else the lesson's, else the defaults.
+fn explore_budget(
+    lesson: Option<&Spanned<ExploreFile>>,
+    variant: Option<&Spanned<ExploreFile>>,
+) -> Result<Explore, (usize, String)> {
+    let empty = ExploreFile::default();
+    let lesson_file = lesson.map(Spanned::get_ref).unwrap_or(&empty);
+    let variant_file = variant.map(Spanned::get_ref).unwrap_or(&empty);
+    let defaults = Explore::default();
+    let explore = Explore {
+        faults: variant_file
+            .faults
+            .or(lesson_file.faults)
+            .unwrap_or(defaults.faults),
+        preemptions: variant_file
+            .preemptions
+            .or(lesson_file.preemptions)
+            .unwrap_or(defaults.preemptions),
+        kinds: variant_file
+            .kinds
+            .clone()
+            .or_else(|| lesson_file.kinds.clone())
+            .unwrap_or(defaults.kinds),
+    };
+    if explore.faults > lab_engine::FAULTS_MAX {
+        let offset = variant
+            .filter(|file| file.get_ref().faults.is_some())
+            .or(lesson)
+            .map(|file| file.span().start)
+            .unwrap_or(0);
+        let message = format!(
+            "explore.faults is {}, at most {} faults can be explored; lower it",
+            explore.faults,
+            lab_engine::FAULTS_MAX
+        );
+        return Err((offset, message));
+    }
+    Ok(explore)
+}
+
+/// Holds the variant to its kind over every schedule within its explore budget.
+pub fn check_explored(variant: &Variant) -> Vec<String> {
+    let name = &variant.id;
+    let budget = variant.explore.budget();
+    let within = explore_text(&variant.explore);
+    let report = match lab_engine::Explorer::run(variant.scenario.clone(), budget) {
+        Ok(report) => report,
+        Err(error) => return vec![format!("variant \"{name}\": explore: {error}")],
+    };
+    if !report.complete {
+        return vec![format!(
+            "variant \"{name}\": the explorer stopped after {} transitions before covering every schedule within {within}; lower the budget or shorten the scenario",
+            report.transitions
+        )];
+    }
+    match (variant.kind, &report.counterexample) {
+        (VariantKind::Safe, Some(found)) => {
+            let broke: Vec<&str> = found.broke.iter().map(|invariant| invariant.id()).collect();
+            vec![format!(
+                "variant \"{name}\" is safe but the explorer breaks {} within {within}: {}. Fix the design, or set the explore budget the design really promises (and say so in the lesson)",
+                broke.join(", "),
+                found.description
+            )]
+        }
+        (VariantKind::Unsafe, None) => vec![format!(
+            "variant \"{name}\" is unsafe but no schedule within {within} breaks an invariant ({} schedules explored); raise the budget so the explorer finds the bug",
+            report.schedules
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// The budget as it is written in a lesson file.
+pub fn explore_text(explore: &Explore) -> String {
+    let mut text = format!(
+        "explore = {{ faults = {}, preemptions = {}",
+        explore.faults, explore.preemptions
+    );
+    if !explore.kinds.is_empty() {
+        let kinds: Vec<String> = explore
+            .kinds
+            .iter()
+            .map(|kind| format!("\"{}\"", kind.name()))
+            .collect();
+        text.push_str(&format!(", kinds = [{}]", kinds.join(", ")));
+    }
+    text.push_str(" }");
+    text
+}
+
+fn run_variant(
+    base: &toml::Table,
+    variant: &VariantFile,
+    explore: Explore,
+) -> Result<(Variant, Trace), String> {
     let mut merged = base.clone();
     merge(&mut merged, &variant.scenario);
     let scenario: lab_engine::Scenario =
@@ -395,6 +545,7 @@ fn run_variant(base: &toml::Table, variant: &VariantFile) -> Result<(Variant, Tr
             .as_ref()
             .map(|expect| expect.get_ref().clone())
             .unwrap_or_default(),
+        explore,
     };
     Ok((compiled, trace))
 }

@@ -51,6 +51,45 @@ pub struct Variant {
     pub kind: VariantKind,
     pub scenario: Scenario,
     pub expect: Expect,
+    /// The budget under which the exhaustive explorer holds the variant to its kind.
+    #[serde(default)]
+    pub explore: Explore,
+}
+
+/// The budget under which a design's claim is checked by the exhaustive explorer: a safe design
+/// breaks no invariant in any schedule with at most `faults` injected faults (of `kinds`) and
+/// `preemptions` preemptions; an unsafe one breaks one in at least one of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Explore {
+    /// Faults the explorer injects into one run, besides the scenario's own. Default 2, at most 3.
+    pub faults: u32,
+    /// Preemptions in one run (switching away from a worker that could go on). Default 2.
+    pub preemptions: u32,
+    /// The faults it may inject; empty (the default) for every fault the workflow allows.
+    pub kinds: Vec<lab_engine::FaultKind>,
+}
+
+impl Default for Explore {
+    fn default() -> Self {
+        Explore {
+            faults: 2,
+            preemptions: 2,
+            kinds: Vec::new(),
+        }
+    }
+}
+
+impl Explore {
+    /// The engine's budget for this.
+    pub fn budget(&self) -> lab_engine::Budget {
+        lab_engine::Budget {
+            faults_max: self.faults,
+            preemptions_max: self.preemptions,
+            kinds: (!self.kinds.is_empty()).then(|| self.kinds.clone()),
+            ..lab_engine::Budget::default()
+        }
+    }
 }
 
 /// Whether the variant is meant to show the bug or the fix.

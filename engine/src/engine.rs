@@ -2,10 +2,14 @@
 //! produces one event per `step()`.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind, FaultPoint};
-use crate::invariant::Checker;
+use crate::invariant::{Checker, Invariant};
 use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::scenario::{canonical_json, KeySource, Payload, Run, Scalar, Scenario, Schedule};
@@ -16,14 +20,16 @@ use crate::world::{WorkerState, WorkerView, World};
 /// Ticks a crashed worker stays down before it restarts.
 const RESTART_DELAY_TICKS: u32 = 2;
 
-/// A deterministic simulation of one scenario.
+/// A deterministic simulation of one scenario. Cloning it branches the run (for the explorer).
+#[derive(Clone)]
 pub struct Engine {
-    scenario: Scenario,
+    /// Shared, so branching the engine does not copy the scenario.
+    scenario: Rc<Scenario>,
     world: World,
     rng: Rng,
     workers: Vec<Worker>,
     checker: Checker,
-    listing: Listing,
+    listing: Rc<Listing>,
     events: u32,
     /// Occurrences of each action so far, across workers and per worker.
     occurrences: BTreeMap<Action, u32>,
@@ -35,6 +41,65 @@ pub struct Engine {
     /// The auto-increment sequence behind `key = "auto_increment"`.
     sequence: u32,
     stop: Option<Stop>,
+    /// The invariants broken so far, one bit each in `Invariant::ALL` order.
+    broken_mask: u8,
+    /// The explorer's choice for the step being taken, if the explorer is driving.
+    forced: Option<Forced>,
+}
+
+/// One nondeterministic choice the world can make at the next event: which worker steps, and
+/// which fault (if any) the explorer injects at its action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Choice {
+    /// The worker (index in the scenario) that steps; `None` for a provider's late commit, which
+    /// is never a choice.
+    pub worker: Option<u8>,
+    /// The action that worker takes next.
+    pub action: Action,
+    /// The fault injected at that action; `None` for the step as planned.
+    pub fault: Option<FaultKind>,
+}
+
+/// What one `step_with` did, as an explorer needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stepped {
+    /// The event's number (1-based).
+    pub event: u32,
+    /// For a worker step: the action's occurrence, counted as fault rules count it: across
+    /// workers (`nth`) and for this worker alone (`nth_by_worker`).
+    pub point: Option<FaultAt>,
+    /// The step used the fault it was given (the trace shows it at this event).
+    pub fault_used: bool,
+    /// The invariants this event broke for the first time, one bit each in `Invariant::ALL`
+    /// order.
+    pub broke_mask: u8,
+}
+
+/// Where a worker step fell, in the terms of a fault rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultAt {
+    pub action: Action,
+    pub nth: u32,
+    pub nth_by_worker: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Forced {
+    /// `None` lets the scenario's own schedule pick (one worker: it picks the only one, with the
+    /// same use of the RNG as a plain run).
+    worker: Option<usize>,
+    fault: Option<FaultKind>,
+    point: Option<FaultAt>,
+    /// The step says it used the fault it was given.
+    used: bool,
+}
+
+/// What is due next, before any worker is picked.
+enum Upcoming {
+    Ready(Vec<usize>),
+    Commit,
+    Finished,
+    TimeLimit,
 }
 
 /// What the engine does next.
@@ -46,6 +111,7 @@ enum Next {
     TimeLimit,
 }
 
+#[derive(Clone)]
 struct Worker {
     name: String,
     queue: VecDeque<Queued>,
@@ -110,11 +176,11 @@ impl Engine {
         let world = World::new(table, workers.iter().map(view).collect());
         Ok(Engine {
             rng: Rng::new(scenario.seed),
-            scenario,
+            scenario: Rc::new(scenario),
             world,
             workers,
             checker: Checker::default(),
-            listing,
+            listing: Rc::new(listing),
             events: 0,
             occurrences: BTreeMap::new(),
             occurrences_by_worker: BTreeMap::new(),
@@ -123,6 +189,8 @@ impl Engine {
             round_robin_next: 0,
             sequence: 0,
             stop: None,
+            broken_mask: 0,
+            forced: None,
         })
     }
 
@@ -167,6 +235,152 @@ impl Engine {
         self.step_inner(true).flatten()
     }
 
+    /// Every choice the world can make at the next event, for an explorer: each ready worker,
+    /// with its action as planned and with each fault the workflow allows there (none where the
+    /// scenario's own rules already strike). Empty once the run is over. Advances the clock
+    /// while everyone waits, as `step` would.
+    pub fn choices(&mut self) -> Vec<Choice> {
+        if self.stop.is_some() || self.events >= self.scenario.step_cap {
+            return Vec::new();
+        }
+        let ready = match self.upcoming() {
+            Upcoming::Finished | Upcoming::TimeLimit => return Vec::new(),
+            Upcoming::Commit => {
+                return vec![Choice {
+                    worker: None,
+                    action: Action::ProviderSubmit,
+                    fault: None,
+                }]
+            }
+            Upcoming::Ready(ready) => ready,
+        };
+        let mut choices = Vec::new();
+        for index in ready {
+            let action = match &self.workers[index].task {
+                None => Action::Receive,
+                Some(task) => task.next_action(),
+            };
+            let worker = Some(index as u8);
+            choices.push(Choice {
+                worker,
+                action,
+                fault: None,
+            });
+            if self.planned_fault_peek(index, action).is_some() {
+                continue;
+            }
+            for &fault in self.scenario.workflow.faults_at(action) {
+                choices.push(Choice {
+                    worker,
+                    action,
+                    fault: Some(fault),
+                });
+            }
+        }
+        choices
+    }
+
+    /// Takes one event as `choice` says (one of `choices()`); records nothing. `None` once the
+    /// run is over.
+    pub fn step_with(&mut self, choice: &Choice) -> Option<Stepped> {
+        let several = self.workers.len() > 1;
+        self.forced = Some(Forced {
+            worker: choice.worker.filter(|_| several).map(usize::from),
+            fault: choice.fault,
+            point: None,
+            used: false,
+        });
+        let before = self.broken_mask;
+        let stepped = self.step_inner(false);
+        let forced = self.forced.take();
+        stepped?;
+        Some(Stepped {
+            event: self.events,
+            point: forced.and_then(|forced| forced.point),
+            fault_used: forced.is_some_and(|forced| forced.used),
+            broke_mask: self.broken_mask & !before,
+        })
+    }
+
+    /// A hash of everything that decides the rest of the run: the world, the workers' queues and
+    /// runs in progress, the RNG, the occurrence counters behind `nth`, the schedule's position,
+    /// the key sequence, the event count (the step cap) and the invariants already broken. Two
+    /// engines with the same hash continue the same way. Deterministic within a build.
+    pub fn state_hash(&self) -> u64 {
+        let mut hasher = std::hash::DefaultHasher::new();
+        crate::explore::hash_world(&self.world, &mut hasher);
+        self.rng.hash(&mut hasher);
+        for worker in &self.workers {
+            // A queued run is always its plan's run `number` (a redelivery or a restart copies
+            // it), so the number and the flag stand for it.
+            worker.queue.len().hash(&mut hasher);
+            for queued in &worker.queue {
+                (queued.number, queued.redelivered).hash(&mut hasher);
+            }
+            worker.task.is_some().hash(&mut hasher);
+            if let Some(task) = &worker.task {
+                task.hash_state(&mut hasher);
+            }
+            (worker.run, worker.wake_tick, worker.state as u8).hash(&mut hasher);
+            worker.restarting.hash(&mut hasher);
+        }
+        for view in &self.world.workers {
+            view.results.hash(&mut hasher);
+        }
+        // The occurrence counters decide only where the scenario's own `nth` rules strike: count
+        // them only for those actions, so runs that took other actions a different number of
+        // times can meet in one state.
+        let counted = |action: &Action, by_worker: bool| {
+            self.scenario.faults.iter().any(|rule| {
+                rule.at == *action && rule.nth.is_some() && rule.worker.is_some() == by_worker
+            })
+        };
+        for (action, count) in &self.occurrences {
+            if counted(action, false) {
+                (action, count).hash(&mut hasher);
+            }
+        }
+        for ((index, action), count) in &self.occurrences_by_worker {
+            if counted(action, true) {
+                (index, action, count).hash(&mut hasher);
+            }
+        }
+        (self.schedule_position, self.round_robin_next).hash(&mut hasher);
+        (self.sequence, self.events, self.broken_mask).hash(&mut hasher);
+        self.stop.map(|stop| stop as u8).hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// The number of workers in the scenario.
+    pub fn worker_count(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The fault the scenario's own rules would strike with at `worker`'s next `action`, without
+    /// counting the occurrence or drawing from the RNG.
+    fn planned_fault_peek(&self, index: usize, action: Action) -> Option<FaultKind> {
+        let nth = self.occurrences.get(&action).copied().unwrap_or(0) + 1;
+        let nth_by_worker = self
+            .occurrences_by_worker
+            .get(&(index, action))
+            .copied()
+            .unwrap_or(0)
+            + 1;
+        let mut rng = self.rng.clone();
+        planned_fault(
+            &self.scenario,
+            &self.workers[index].name,
+            action,
+            (nth, nth_by_worker),
+            &mut rng,
+        )
+    }
+
     /// One event; the outer `None` means stopped, the inner one means not recorded.
     fn step_inner(&mut self, record: bool) -> Option<Option<Event>> {
         if self.stop.is_some() {
@@ -195,6 +409,9 @@ impl Engine {
         };
         let (stepped, (actor, action, run, op, step, fault)) =
             (stepped_and_step.0, stepped_and_step.1);
+        if let Some(forced) = &mut self.forced {
+            forced.used = step.fault_used;
+        }
         self.events += 1;
         let event_tick = self.world.tick;
         // next() only lets an event happen before the last tick, so this cannot overflow.
@@ -223,6 +440,7 @@ impl Engine {
         let broke = self
             .checker
             .check(self.events, &self.world, &step.flags, &op);
+        self.broken_mask |= invariant_mask(&broke);
         self.assert_world();
         if !record {
             return Some(None);
@@ -245,7 +463,7 @@ impl Engine {
     }
 
     /// Whether anything is left to happen: a run in progress or queued, or a request in flight.
-    fn has_work(&self) -> bool {
+    pub(crate) fn has_work(&self) -> bool {
         !self.world.in_flight.is_empty()
             || self
                 .workers
@@ -257,12 +475,29 @@ impl Engine {
     /// a worker's step, or nothing more. Every event moves the clock on by one tick, so none can
     /// happen at `u32::MAX`: work due then or later stops the run instead.
     fn next(&mut self) -> Next {
+        match self.upcoming() {
+            Upcoming::Commit => Next::Commit,
+            Upcoming::Finished => Next::Finished,
+            Upcoming::TimeLimit => Next::TimeLimit,
+            Upcoming::Ready(ready) => match self.forced.and_then(|forced| forced.worker) {
+                Some(index) => {
+                    debug_assert!(ready.contains(&index), "the explorer picks a ready worker");
+                    Next::Worker(index)
+                }
+                None => Next::Worker(self.pick(&ready)),
+            },
+        }
+    }
+
+    /// What is due next, advancing time while everyone waits; picks no worker, so calling it
+    /// twice gives the same answer.
+    fn upcoming(&mut self) -> Upcoming {
         loop {
             let now = self.world.tick;
             if now == u32::MAX {
                 return match self.has_work() {
-                    true => Next::TimeLimit,
-                    false => Next::Finished,
+                    true => Upcoming::TimeLimit,
+                    false => Upcoming::Finished,
                 };
             }
             if self
@@ -271,13 +506,13 @@ impl Engine {
                 .iter()
                 .any(|request| request.commit_tick <= now)
             {
-                return Next::Commit;
+                return Upcoming::Commit;
             }
             let ready: Vec<usize> = (0..self.workers.len())
                 .filter(|&index| self.workers[index].ready_at(now))
                 .collect();
             if !ready.is_empty() {
-                return Next::Worker(self.pick(&ready));
+                return Upcoming::Ready(ready);
             }
             let workers_next = self.workers.iter().filter_map(Worker::next_ready_tick);
             let commits_next = self
@@ -286,9 +521,9 @@ impl Engine {
                 .iter()
                 .map(|request| request.commit_tick);
             match workers_next.chain(commits_next).min() {
-                Some(u32::MAX) => return Next::TimeLimit,
+                Some(u32::MAX) => return Upcoming::TimeLimit,
                 Some(tick) if tick > now => self.world.tick = tick,
-                _ => return Next::Finished,
+                _ => return Upcoming::Finished,
             }
         }
     }
@@ -558,23 +793,21 @@ impl Engine {
                 faults: applicable.to_vec(),
             });
         }
-        let name = &self.workers[index].name;
-        let rules = self.scenario.faults.iter().filter(|rule| rule.at == action);
-        let mut chosen = None;
-        for rule in rules {
-            let (count, matches_worker) = match &rule.worker {
-                Some(worker) => (nth_by_worker, worker == name),
-                None => (nth, true),
-            };
-            let strikes = matches_worker
-                && match (rule.nth, rule.chance_permille) {
-                    (Some(wanted), _) => wanted == count,
-                    (None, Some(permille)) => self.rng.chance(permille),
-                    (None, None) => true,
-                };
-            if strikes && chosen.is_none() {
-                chosen = Some(rule.fault);
-            }
+        let chosen = planned_fault(
+            &self.scenario,
+            &self.workers[index].name,
+            action,
+            (nth, nth_by_worker),
+            &mut self.rng,
+        );
+        if let Some(forced) = &mut self.forced {
+            forced.point = Some(FaultAt {
+                action,
+                nth,
+                nth_by_worker,
+            });
+            // The scenario's own rules strike first; the explorer injects only where they do not.
+            return chosen.or(forced.fault);
         }
         chosen
     }
@@ -646,6 +879,47 @@ fn view(worker: &Worker) -> WorkerView {
         run: worker.run,
         results: Vec::new(),
     }
+}
+
+/// The fault the scenario's own rules plan for this occurrence of `action` by the worker called
+/// `name`. Every rule is evaluated, in order, so chance rules draw from `rng` exactly as often
+/// whichever rule strikes.
+fn planned_fault(
+    scenario: &Scenario,
+    name: &str,
+    action: Action,
+    (nth, nth_by_worker): (u32, u32),
+    rng: &mut Rng,
+) -> Option<FaultKind> {
+    let rules = scenario.faults.iter().filter(|rule| rule.at == action);
+    let mut chosen = None;
+    for rule in rules {
+        let (count, matches_worker) = match &rule.worker {
+            Some(worker) => (nth_by_worker, worker == name),
+            None => (nth, true),
+        };
+        let strikes = matches_worker
+            && match (rule.nth, rule.chance_permille) {
+                (Some(wanted), _) => wanted == count,
+                (None, Some(permille)) => rng.chance(permille),
+                (None, None) => true,
+            };
+        if strikes && chosen.is_none() {
+            chosen = Some(rule.fault);
+        }
+    }
+    chosen
+}
+
+/// One bit per invariant, in `Invariant::ALL` order.
+pub(crate) fn invariant_mask(invariants: &[Invariant]) -> u8 {
+    invariants.iter().fold(0, |mask, invariant| {
+        let position = Invariant::ALL
+            .iter()
+            .position(|known| known == invariant)
+            .expect("Invariant::ALL lists every invariant");
+        mask | 1 << position
+    })
 }
 
 /// The lane id of worker `index`: "worker-1", "worker-2", ...

@@ -10,6 +10,7 @@
 
 mod engine;
 mod error;
+mod explore;
 mod fault;
 mod generate;
 mod invariant;
@@ -22,8 +23,12 @@ mod trace;
 mod workflow;
 mod world;
 
-pub use engine::{lane_id, Engine};
+pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
 pub use error::ScenarioError;
+pub use explore::{
+    fault_phrase, Budget, Counterexample, Explorer, Progress, Property, PropertyVerdict, Report,
+    FAULTS_MAX,
+};
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
 pub use generate::{chance, BatchSpec};
 pub use invariant::{Invariant, Verdict};

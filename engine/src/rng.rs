@@ -2,7 +2,7 @@
 //! platform, target and compiler version (unlike `StdRng` or `SmallRng`).
 
 /// A seeded, portable pseudo-random generator.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Rng {
     state: u64,
 }

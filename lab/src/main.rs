@@ -2,18 +2,27 @@
 //!
 //! - `lab run FILE [--seed N] [--json] [--variant ID]`: runs a scenario file (a bare scenario, or a
 //!   lesson file, whose variants run in turn) and prints the trace and the invariant verdicts.
-//! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`).
+//! - `lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--json]`: explores every
+//!   schedule of a scenario (or of each of a lesson's variants) within a budget of injected
+//!   faults and preemptions, and prints the verdicts and the shortest counterexample.
+//! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`), the explorer included.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use lab_course::authoring::{self, LessonError};
-use lab_engine::{Engine, Scenario, Trace};
+use lab_course::{Explore, VariantKind};
+use lab_engine::{Engine, Explorer, Report, Scenario, Trace};
 
 const USAGE: &str = "usage:
   lab run FILE [--seed N] [--json] [--variant ID]   run a scenario or a lesson's variants
-  lab check [DIR]                                   check every lesson in DIR (default: lessons)
+  lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--kinds F,F] [--json]
+                                                    explore every schedule within K injected
+                                                    faults (of kinds F) and P preemptions
+                                                    (default: the lesson's budget, else 2 and 2)
+  lab check [DIR]                                   check every lesson in DIR (default: lessons),
+                                                    exploring each variant within its budget
   lab generate [--records N] [--workers K] [--workflow W] [--seed S]
                                                     print a batch scenario (TOML) of N records";
 
@@ -22,6 +31,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("run") => run(&args[1..]),
         Some("generate") => generate(&args[1..]),
+        Some("explore") => explore(&args[1..]),
         Some("check") => check(
             args.get(1)
                 .map(PathBuf::from)
@@ -102,7 +112,8 @@ fn generate(args: &[String]) -> ExitCode {
 }
 
 fn check(dir: PathBuf) -> ExitCode {
-    match authoring::load(&dir) {
+    let checks = authoring::Checks { explore: true };
+    match authoring::load_with(&dir, checks) {
         Ok(loaded) => {
             let variants: usize = loaded
                 .course
@@ -111,7 +122,7 @@ fn check(dir: PathBuf) -> ExitCode {
                 .map(|lesson| lesson.variants.len())
                 .sum();
             println!(
-                "ok: {} lessons, {} variants, every expectation met ({})",
+                "ok: {} lessons, {} variants, every expectation met, every design explored ({})",
                 loaded.course.lessons.len(),
                 variants,
                 dir.display()
@@ -182,7 +193,10 @@ fn run(args: &[String]) -> ExitCode {
         Ok(scenarios) => scenarios,
         Err(errors) => return report(&errors),
     };
-    for (name, mut scenario) in scenarios {
+    for Target {
+        name, mut scenario, ..
+    } in scenarios
+    {
         if let Some(seed) = options.seed {
             scenario.seed = seed;
         }
@@ -215,11 +229,18 @@ fn run(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// One scenario to run or explore, with what its lesson says about it.
+struct Target {
+    name: String,
+    /// `safe` or `unsafe`; `None` for a bare scenario.
+    kind: Option<VariantKind>,
+    /// The lesson's explore budget for it; `None` for a bare scenario.
+    explore: Option<Explore>,
+    scenario: Scenario,
+}
+
 /// A bare scenario file gives one scenario; a lesson file gives one per variant.
-fn scenarios(
-    file: &Path,
-    variant: Option<&str>,
-) -> Result<Vec<(String, Scenario)>, Vec<LessonError>> {
+fn scenarios(file: &Path, variant: Option<&str>) -> Result<Vec<Target>, Vec<LessonError>> {
     let text = std::fs::read_to_string(file).map_err(|error| {
         vec![LessonError {
             file: file.to_path_buf(),
@@ -234,11 +255,16 @@ fn scenarios(
     if value.contains_key("variants") {
         let dir = file.parent().unwrap_or(Path::new("."));
         let lesson = authoring::load_lesson(dir, file)?;
-        let chosen: Vec<(String, Scenario)> = lesson
+        let chosen: Vec<Target> = lesson
             .variants
             .into_iter()
             .filter(|candidate| variant.is_none_or(|id| id == candidate.id))
-            .map(|variant| (format!("{} / {}", lesson.id, variant.id), variant.scenario))
+            .map(|variant| Target {
+                name: format!("{} / {}", lesson.id, variant.id),
+                kind: Some(variant.kind),
+                explore: Some(variant.explore),
+                scenario: variant.scenario,
+            })
             .collect();
         if chosen.is_empty() {
             let message = format!(
@@ -256,7 +282,218 @@ fn scenarios(
     }
     let scenario: Scenario =
         toml::from_str(&text).map_err(|error| vec![authoring::toml_error(file, &text, &error)])?;
-    Ok(vec![(file.display().to_string(), scenario)])
+    Ok(vec![Target {
+        name: file.display().to_string(),
+        kind: None,
+        explore: None,
+        scenario,
+    }])
+}
+
+struct ExploreOptions {
+    file: PathBuf,
+    variant: Option<String>,
+    faults: Option<u32>,
+    preemptions: Option<u32>,
+    kinds: Option<Vec<lab_engine::FaultKind>>,
+    json: bool,
+}
+
+fn parse_explore(args: &[String]) -> Result<ExploreOptions, String> {
+    let mut options = ExploreOptions {
+        file: PathBuf::new(),
+        variant: None,
+        faults: None,
+        preemptions: None,
+        kinds: None,
+        json: false,
+    };
+    let number = |flag: &str, value: Option<&String>| -> Result<u32, String> {
+        let value = value.ok_or(format!("{flag} needs a number"))?;
+        value
+            .parse()
+            .map_err(|_| format!("{flag}: \"{value}\" is not a whole number"))
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--json" => options.json = true,
+            "--faults" => options.faults = Some(number("--faults", rest.next())?),
+            "--preemptions" => options.preemptions = Some(number("--preemptions", rest.next())?),
+            "--kinds" => {
+                let list = rest
+                    .next()
+                    .ok_or("--kinds needs a list, e.g. crash,lose_reply")?;
+                let kinds = list
+                    .split(',')
+                    .map(|name| {
+                        serde_json::from_value(serde_json::Value::String(name.trim().into()))
+                            .map_err(|_| format!("--kinds: no fault is called \"{name}\""))
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                options.kinds = Some(kinds);
+            }
+            "--variant" => {
+                options.variant = Some(rest.next().ok_or("--variant needs an id")?.clone())
+            }
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            file if options.file.as_os_str().is_empty() => options.file = PathBuf::from(file),
+            extra => return Err(format!("unexpected argument {extra}")),
+        }
+    }
+    if options.file.as_os_str().is_empty() {
+        return Err("lab explore needs a FILE".into());
+    }
+    if options
+        .faults
+        .is_some_and(|faults| faults > lab_engine::FAULTS_MAX)
+    {
+        return Err(format!(
+            "--faults: at most {} faults can be explored",
+            lab_engine::FAULTS_MAX
+        ));
+    }
+    Ok(options)
+}
+
+fn explore(args: &[String]) -> ExitCode {
+    let options = match parse_explore(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let targets = match scenarios(&options.file, options.variant.as_deref()) {
+        Ok(targets) => targets,
+        Err(errors) => return report(&errors),
+    };
+    for target in targets {
+        let mut budget = target.explore.clone().unwrap_or_default();
+        budget.faults = options.faults.unwrap_or(budget.faults);
+        budget.preemptions = options.preemptions.unwrap_or(budget.preemptions);
+        if let Some(kinds) = &options.kinds {
+            budget.kinds = kinds.clone();
+        }
+        let found = match Explorer::run(target.scenario.clone(), budget.budget()) {
+            Ok(found) => found,
+            Err(error) => {
+                return report(&[LessonError {
+                    file: options.file.clone(),
+                    line: 1,
+                    column: 1,
+                    message: error.to_string(),
+                }])
+            }
+        };
+        let written = if options.json {
+            print_explored_json(&target, &found)
+        } else {
+            print_explored(&target, &budget, &found)
+        };
+        if written.is_err() {
+            return ExitCode::SUCCESS;
+        }
+    }
+    // As with `lab run`: a counterexample is a finding about the design, not a tool failure.
+    ExitCode::SUCCESS
+}
+
+fn kind_name(kind: Option<VariantKind>) -> Option<&'static str> {
+    kind.map(|kind| match kind {
+        VariantKind::Safe => "safe",
+        VariantKind::Unsafe => "unsafe",
+    })
+}
+
+fn print_explored_json(target: &Target, found: &Report) -> std::io::Result<()> {
+    let counterexample = found.counterexample.as_ref().map(|example| {
+        let broke: Vec<&str> = example
+            .broke
+            .iter()
+            .map(|invariant| invariant.id())
+            .collect();
+        serde_json::json!({
+            "faults": example.faults,
+            "events": example.events,
+            "broke": broke,
+            "description": example.description,
+            "scenario": example.scenario,
+        })
+    });
+    let properties: Vec<serde_json::Value> = found
+        .properties
+        .iter()
+        .map(|verdict| {
+            serde_json::json!({
+                "id": verdict.id,
+                "holds": verdict.holds,
+                "description": verdict.counterexample.as_ref().map(|example| &example.description),
+            })
+        })
+        .collect();
+    let line = serde_json::json!({
+        "variant": target.name,
+        "kind": kind_name(target.kind),
+        "faults_max": found.faults_max,
+        "preemptions_max": found.preemptions_max,
+        "schedules": found.schedules,
+        "states": found.states,
+        "transitions": found.transitions,
+        "complete": found.complete,
+        "properties": properties,
+        "counterexample": counterexample,
+    });
+    writeln!(std::io::stdout(), "{line}")
+}
+
+fn print_explored(target: &Target, budget: &Explore, found: &Report) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let kind = kind_name(target.kind)
+        .map(|kind| format!(", {kind}"))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "== {}{kind}: {}",
+        target.name,
+        authoring::explore_text(budget)
+    )?;
+    let complete = if found.complete {
+        "every schedule"
+    } else {
+        "CUT SHORT by the transition limit"
+    };
+    writeln!(
+        out,
+        "   {} schedules, {} states, {} transitions ({complete})",
+        found.schedules, found.states, found.transitions
+    )?;
+    for verdict in &found.properties {
+        match &verdict.counterexample {
+            None => writeln!(out, "   holds   {}", verdict.property.statement())?,
+            Some(example) => writeln!(
+                out,
+                "   BROKEN  {} ({})",
+                verdict.property.statement(),
+                example.description
+            )?,
+        }
+    }
+    match &found.counterexample {
+        None => writeln!(out, "-- no invariant breaks within this budget")?,
+        Some(example) => {
+            writeln!(
+                out,
+                "-- shortest counterexample: {}; replay it with `lab run` on:",
+                example.description
+            )?;
+            let scenario = toml::to_string(&example.scenario).unwrap_or_default();
+            for line in scenario.lines() {
+                writeln!(out, "   {line}")?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {

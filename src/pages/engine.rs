@@ -144,8 +144,7 @@ pub fn EnginePage() -> Html {
 
 /// How the time per event grew from the smallest size to the largest.
 fn growth(done: &[Measured]) -> String {
-    let per_event =
-        |measured: &Measured| measured.milliseconds / f64::from(measured.events.max(1));
+    let per_event = |measured: &Measured| measured.milliseconds / f64::from(measured.events.max(1));
     match (done.first(), done.last()) {
         (Some(first), Some(last)) if done.len() > 1 => format!(
             "Done. The time per event at {} records is {:.2} times that at {} records (1.00 would be perfectly linear).",

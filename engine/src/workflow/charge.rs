@@ -52,7 +52,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     code
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Pc {
     Check,
     Charge,
@@ -60,6 +60,7 @@ enum Pc {
     Return(&'static str, &'static str),
 }
 
+#[derive(Clone, Hash)]
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
@@ -78,6 +79,14 @@ impl Task {
 }
 
 impl Flow for Task {
+    fn clone_box(&self) -> super::Task {
+        Box::new(self.clone())
+    }
+
+    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
+        std::hash::Hash::hash(self, &mut hasher);
+    }
+
     fn start(&self) -> &Start {
         &self.start
     }
@@ -123,10 +132,19 @@ impl Flow for Task {
                     "key already claimed: another attempt owns this charge".into()
                 };
                 step.line = "claim";
-                self.pc = if claimed {
-                    Pc::Charge
-                } else {
-                    Pc::Return("replayed", "replay")
+                // A claim whose owner has not recorded a result yet has nothing to replay: answer
+                // "still processing, try again" (Stripe's 409) rather than invent a result.
+                let pending = !claimed
+                    && ctx
+                        .world
+                        .table
+                        .rows
+                        .iter()
+                        .any(|row| row.key == key && row.value == "in progress");
+                self.pc = match (claimed, pending) {
+                    (true, _) => Pc::Charge,
+                    (false, true) => Pc::Return("in_progress", "replay"),
+                    (false, false) => Pc::Return("replayed", "replay"),
                 };
             }
             Pc::Check => {

@@ -95,7 +95,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     code
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Pc {
     Check,
     Write,
@@ -104,6 +104,7 @@ enum Pc {
     Return(&'static str, &'static str),
 }
 
+#[derive(Clone, Hash)]
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
@@ -215,6 +216,14 @@ impl Task {
 }
 
 impl Flow for Task {
+    fn clone_box(&self) -> super::Task {
+        Box::new(self.clone())
+    }
+
+    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
+        std::hash::Hash::hash(self, &mut hasher);
+    }
+
     fn start(&self) -> &Start {
         &self.start
     }

@@ -139,7 +139,6 @@ impl WorkflowKind {
         }
     }
 
-    /// A fresh task for one run.
     /// A fresh task for one run. The design decides its first step, so the first event is
     /// labelled with the action it really takes.
     pub(crate) fn start(self, start: Start, scenario: &Scenario) -> Task {
@@ -155,7 +154,7 @@ impl WorkflowKind {
 }
 
 /// What a new run knows.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub(crate) struct Start {
     pub op: String,
     pub payload: String,
@@ -167,6 +166,12 @@ pub(crate) struct Start {
 
 /// A run in progress.
 pub(crate) type Task = Box<dyn Flow>;
+
+impl Clone for Task {
+    fn clone(&self) -> Task {
+        self.clone_box()
+    }
+}
 
 /// One workflow's step machine.
 pub(crate) trait Flow {
@@ -188,6 +193,13 @@ pub(crate) trait Flow {
     fn op(&self) -> &str {
         &self.start().op
     }
+
+    /// A copy of the run in progress, so an explorer can branch the engine.
+    fn clone_box(&self) -> Task;
+
+    /// Feeds everything that decides the run's future steps into `hasher`, so an explorer can
+    /// recognise a state it has seen.
+    fn hash_state(&self, hasher: &mut dyn std::hash::Hasher);
 }
 
 /// The common cancel step: the journal row (if any, and not done) becomes `cancelled`.

@@ -204,7 +204,7 @@ fn policy_summary(policy: &crate::scenario::RetryPolicy) -> String {
 }
 
 /// Where the run is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Pc {
     Get,
     Insert,
@@ -250,6 +250,24 @@ impl Task {
 }
 
 impl Flow for Task {
+    fn clone_box(&self) -> super::Task {
+        Box::new(self.clone())
+    }
+
+    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        self.start.hash(&mut hasher);
+        self.pc.hash(&mut hasher);
+        // JobRow lives in the world, which does not derive Hash: its fields go in one by one.
+        self.row.is_some().hash(&mut hasher);
+        if let Some(row) = &self.row {
+            crate::explore::hash_job(row, &mut hasher);
+        }
+        self.receipt.hash(&mut hasher);
+        self.attempts.hash(&mut hasher);
+        self.last_delay.hash(&mut hasher);
+        self.evidence.hash(&mut hasher);
+    }
     fn start(&self) -> &Start {
         &self.start
     }

@@ -76,13 +76,14 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
     code
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Pc {
     Select,
     Write,
     Return(&'static str, &'static str),
 }
 
+#[derive(Clone, Hash)]
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
@@ -106,6 +107,14 @@ pub(crate) fn promises_unique_rows(scenario: &Scenario) -> bool {
 }
 
 impl Flow for Task {
+    fn clone_box(&self) -> super::Task {
+        Box::new(self.clone())
+    }
+
+    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
+        std::hash::Hash::hash(self, &mut hasher);
+    }
+
     fn start(&self) -> &Start {
         &self.start
     }

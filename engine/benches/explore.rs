@@ -1,0 +1,63 @@
+//! `make bench`: the explorer over the largest lesson scenario (lesson 17's safe design, three
+//! workers), at K=1 and K=2 injected faults with P=2 preemptions, so the growth is visible.
+//! Prints figures; asserts nothing about speed.
+
+use std::time::Instant;
+
+use lab_engine::{Budget, Explorer, Scenario};
+
+/// Lesson 17's base scenario with its `safe` variant's overrides merged in.
+fn largest() -> Scenario {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../lessons/17-review.toml");
+    let lesson: toml::Table = std::fs::read_to_string(path)
+        .expect("lesson 17")
+        .parse()
+        .expect("valid TOML");
+    let mut scenario = lesson["scenario"].as_table().expect("[scenario]").clone();
+    let variant = lesson["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .find(|variant| variant["id"].as_str() == Some("safe"))
+        .expect("a safe variant");
+    if let Some(over) = variant.get("scenario").and_then(toml::Value::as_table) {
+        merge(&mut scenario, over);
+    }
+    toml::Value::Table(scenario).try_into().expect("a scenario")
+}
+
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+fn main() {
+    let scenario = largest();
+    println!("explorer over lesson 17 / safe (every fault kind):");
+    for faults_max in [1, 2] {
+        let budget = Budget {
+            faults_max,
+            preemptions_max: 2,
+            ..Budget::default()
+        };
+        let started = Instant::now();
+        let report = Explorer::run(scenario.clone(), budget).expect("valid");
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "  K={faults_max} P=2: {:>9} schedules, {:>8} states, {:>8} transitions in {:>8.1} ms ({:.0} schedules/s, {:.0} transitions/s){}",
+            report.schedules,
+            report.states,
+            report.transitions,
+            seconds * 1000.0,
+            report.schedules as f64 / seconds,
+            report.transitions as f64 / seconds,
+            if report.complete { "" } else { ", CUT SHORT" }
+        );
+    }
+}

@@ -1,0 +1,649 @@
+//! An exhaustive fault explorer, in the style of a model checker (Stateright), over the real
+//! engine.
+//!
+//! Every nondeterministic choice is data (a [`Choice`]): which ready worker steps next, and
+//! whether a fault strikes at its action and which one. The explorer enumerates every choice at
+//! every event, depth first with an explicit stack, within two budgets kept in the explored state:
+//! faults injected (at most `faults_max`) and preemptions (at most `preemptions_max`, counted as
+//! in Microsoft's CHESS: stepping another worker while the one that stepped last is still ready
+//! costs one; any other switch is free). A state reached twice (same [`Engine::state_hash`] and
+//! same budgets used) is explored once; the number of complete schedules below each state is
+//! memoised, so the count stays exact: it is the number of distinct complete runs a brute-force
+//! enumeration would execute.
+//!
+//! The search runs in slices ([`Explorer::advance`]) so a browser can run it between frames, and
+//! it never reads a clock: its limit is a number of transitions.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use serde::Serialize;
+
+use crate::engine::{Choice, Engine, Stepped};
+use crate::error::ScenarioError;
+use crate::fault::{FaultKind, FaultRule};
+use crate::invariant::Invariant;
+use crate::scenario::{Scenario, Schedule};
+use crate::world::{JobRow, World};
+
+/// The limits of one exploration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Budget {
+    /// Faults the explorer may inject into one run, besides the scenario's own. Default 2, at
+    /// most 3.
+    pub faults_max: u32,
+    /// Preemptions in one run: stepping another worker while the last one is still ready.
+    /// Default 2.
+    pub preemptions_max: u32,
+    /// The faults the explorer may inject; `None` (the default) for every fault the workflow
+    /// allows at each action.
+    pub kinds: Option<Vec<FaultKind>>,
+    /// The search stops, incomplete, after this many transitions. Default 2,000,000.
+    pub transitions_max: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            faults_max: 2,
+            preemptions_max: 2,
+            kinds: None,
+            transitions_max: 2_000_000,
+        }
+    }
+}
+
+/// The largest fault budget: beyond it the search grows past what a lesson check can afford.
+pub const FAULTS_MAX: u32 = 3;
+
+/// A property checked over every explored schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "invariant")]
+pub enum Property {
+    /// The invariant holds after every event of every schedule.
+    Always(Invariant),
+    /// Every run of every worker eventually returns a result, in every schedule (no schedule is
+    /// cut by the step cap with work left).
+    EventuallyFinished,
+}
+
+impl Property {
+    /// The invariants in `Invariant::ALL` order, then the liveness property.
+    pub const ALL: [Property; 8] = [
+        Property::Always(Invariant::OneEffect),
+        Property::Always(Invariant::VerifiedHasEffect),
+        Property::Always(Invariant::NoSuccessWithoutEffect),
+        Property::Always(Invariant::NoSilentChange),
+        Property::Always(Invariant::NoUnprovenSuccess),
+        Property::Always(Invariant::NoResubmit),
+        Property::Always(Invariant::OneRowPerKey),
+        Property::EventuallyFinished,
+    ];
+
+    /// The id: the invariant's id, or `eventually_finished`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Property::Always(invariant) => invariant.id(),
+            Property::EventuallyFinished => "eventually_finished",
+        }
+    }
+
+    /// One sentence a person reads.
+    pub fn statement(self) -> &'static str {
+        match self {
+            Property::Always(invariant) => invariant.statement(),
+            Property::EventuallyFinished => "Every run eventually returns a result",
+        }
+    }
+}
+
+/// The verdict on one property over the whole exploration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PropertyVerdict {
+    pub property: Property,
+    /// `property.id()`, for readers of the JSON.
+    pub id: &'static str,
+    pub holds: bool,
+    /// The shortest schedule that violates it: fewest faults, then fewest events.
+    pub counterexample: Option<Counterexample>,
+}
+
+/// A schedule that breaks a property, as a scenario that replays it with `Engine::run`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Counterexample {
+    /// Faults the explorer injected (the scenario's own are not counted).
+    pub faults: u32,
+    /// The event that breaks the property (for `EventuallyFinished`, the last event).
+    pub events: u32,
+    /// The invariants that event breaks for the first time.
+    pub broke: Vec<Invariant>,
+    /// The original scenario, plus the injected faults as `nth` rules and, with two or more
+    /// workers, `schedule = explicit` with the worker chosen at every worker step.
+    pub scenario: Scenario,
+    /// The schedule in words.
+    pub description: String,
+}
+
+/// What an exploration found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Distinct complete schedules (start to the end of the run, or to the step cap).
+    pub schedules: u64,
+    /// Distinct states explored.
+    pub states: u64,
+    /// Engine steps taken.
+    pub transitions: u64,
+    /// False when the transition limit cut the search: the figures are then lower bounds.
+    pub complete: bool,
+    pub faults_max: u32,
+    pub preemptions_max: u32,
+    /// One verdict per property, in `Property::ALL` order.
+    pub properties: Vec<PropertyVerdict>,
+    /// The shortest schedule that breaks any invariant.
+    pub counterexample: Option<Counterexample>,
+}
+
+/// How far an exploration has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    pub transitions: u64,
+    pub states: u64,
+    /// Depth of the search stack (events into the current schedule).
+    pub depth: u32,
+    pub finished: bool,
+}
+
+/// The budgets used along a path: part of the explored state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Used {
+    faults: u32,
+    preemptions: u32,
+    /// The worker that stepped last, for counting preemptions.
+    last: Option<u8>,
+}
+
+/// The cheapest way from a state to a violation of one property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Best {
+    faults: u32,
+    events: u32,
+    /// The first choice on the way; `None` when the state itself violates (a run cut by the
+    /// step cap).
+    via: Option<Choice>,
+}
+
+/// What is known about a fully explored state.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    schedules: u64,
+    best: [Option<Best>; 8],
+}
+
+struct Child {
+    choice: Choice,
+    engine: Option<Engine>,
+    key: u64,
+    used: Used,
+    fault_cost: u32,
+    broke_mask: u8,
+}
+
+struct Frame {
+    key: u64,
+    children: Vec<Child>,
+    next: usize,
+    summary: Summary,
+}
+
+/// An exploration in progress.
+pub struct Explorer {
+    scenario: Scenario,
+    budget: Budget,
+    root: u64,
+    stack: Vec<Frame>,
+    memo: HashMap<u64, Summary>,
+    transitions: u64,
+    finished: bool,
+    complete: bool,
+}
+
+impl Explorer {
+    /// Validates the scenario and the budget and sets the search up at the initial state.
+    pub fn new(scenario: Scenario, budget: Budget) -> Result<Explorer, ScenarioError> {
+        if budget.faults_max > FAULTS_MAX {
+            return Err(ScenarioError::OutOfRange {
+                field: "explore faults".into(),
+                value: budget.faults_max.into(),
+                min: 0,
+                max: FAULTS_MAX.into(),
+            });
+        }
+        let engine = Engine::new(scenario.clone())?;
+        let used = Used {
+            faults: 0,
+            preemptions: 0,
+            last: None,
+        };
+        let root = node_key(engine.state_hash(), used);
+        let mut explorer = Explorer {
+            scenario,
+            budget,
+            root,
+            stack: Vec::new(),
+            memo: HashMap::new(),
+            transitions: 0,
+            finished: false,
+            complete: false,
+        };
+        let frame = explorer.expand(root, engine, used);
+        explorer.stack.push(frame);
+        Ok(explorer)
+    }
+
+    /// Explores up to `max_transitions` more engine steps; true once the search is over
+    /// (complete, or cut by the budget's transition limit).
+    pub fn advance(&mut self, max_transitions: u32) -> bool {
+        let stop_at = self.transitions.saturating_add(max_transitions.into());
+        while !self.finished {
+            if self.stack.is_empty() {
+                self.finished = true;
+                self.complete = true;
+                break;
+            }
+            if self.transitions >= self.budget.transitions_max {
+                self.unwind();
+                self.finished = true;
+                break;
+            }
+            if self.transitions >= stop_at {
+                return false;
+            }
+            self.visit_next();
+        }
+        true
+    }
+
+    /// Runs the whole search and returns its report.
+    pub fn run(scenario: Scenario, budget: Budget) -> Result<Report, ScenarioError> {
+        let mut explorer = Explorer::new(scenario, budget)?;
+        while !explorer.advance(u32::MAX) {}
+        Ok(explorer.report())
+    }
+
+    /// How far the search has got.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            transitions: self.transitions,
+            states: (self.memo.len() + self.stack.len()) as u64,
+            depth: self.stack.len() as u32,
+            finished: self.finished,
+        }
+    }
+
+    /// The findings so far; final once `advance` has returned true.
+    pub fn report(&self) -> Report {
+        let summary = self.memo.get(&self.root).copied().unwrap_or(Summary {
+            schedules: 0,
+            best: [None; 8],
+        });
+        let properties: Vec<PropertyVerdict> = Property::ALL
+            .into_iter()
+            .enumerate()
+            .map(|(index, property)| {
+                let counterexample = summary.best[index].map(|_| self.counterexample(index));
+                PropertyVerdict {
+                    property,
+                    id: property.id(),
+                    holds: counterexample.is_none(),
+                    counterexample,
+                }
+            })
+            .collect();
+        let counterexample = properties
+            .iter()
+            .filter(|verdict| matches!(verdict.property, Property::Always(_)))
+            .filter_map(|verdict| verdict.counterexample.clone())
+            .min_by_key(|found| (found.faults, found.events));
+        Report {
+            schedules: summary.schedules,
+            states: self.memo.len() as u64,
+            transitions: self.transitions,
+            complete: self.complete,
+            faults_max: self.budget.faults_max,
+            preemptions_max: self.budget.preemptions_max,
+            properties,
+            counterexample,
+        }
+    }
+
+    /// One step of the depth-first search: enter the next child of the top frame, or close the
+    /// frame when its children are done.
+    fn visit_next(&mut self) {
+        let frame = self.stack.last_mut().expect("the caller checked");
+        if frame.next < frame.children.len() {
+            let child = &mut frame.children[frame.next];
+            frame.next += 1;
+            if let Some(summary) = self.memo.get(&child.key) {
+                fold(&mut frame.summary, child, summary);
+                return;
+            }
+            let engine = child.engine.take().expect("each child is entered once");
+            let (key, used) = (child.key, child.used);
+            let frame = self.expand(key, engine, used);
+            self.stack.push(frame);
+            return;
+        }
+        self.close_top();
+    }
+
+    /// Pops the top frame, records its summary and folds it into its parent.
+    fn close_top(&mut self) {
+        let frame = self.stack.pop().expect("the caller checked");
+        self.memo.insert(frame.key, frame.summary);
+        if let Some(parent) = self.stack.last_mut() {
+            let child = &parent.children[parent.next - 1];
+            debug_assert_eq!(child.key, frame.key);
+            fold(&mut parent.summary, child, &frame.summary);
+        }
+    }
+
+    /// Closes every open frame with what was found so far (the search was cut).
+    fn unwind(&mut self) {
+        while let Some(frame) = self.stack.last_mut() {
+            // Children not entered yet stay unexplored: skip them.
+            frame.next = frame.children.len();
+            self.close_top();
+        }
+    }
+
+    /// A frame for the state `key`, with every successor computed (one transition each).
+    fn expand(&mut self, key: u64, mut engine: Engine, used: Used) -> Frame {
+        let choices = engine.choices();
+        let mut summary = Summary {
+            schedules: 0,
+            best: [None; 8],
+        };
+        if choices.is_empty() {
+            summary.schedules = 1;
+            if engine.has_work() {
+                summary.best[7] = Some(Best {
+                    faults: 0,
+                    events: 0,
+                    via: None,
+                });
+            }
+            return Frame {
+                key,
+                children: Vec::new(),
+                next: 0,
+                summary,
+            };
+        }
+        let several = engine.worker_count() > 1;
+        let last_ready = used
+            .last
+            .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)));
+        let mut children: Vec<Child> = Vec::new();
+        let mut plain: Option<(Option<u8>, u64)> = None;
+        for choice in choices {
+            let fault_cost = u32::from(choice.fault.is_some());
+            if fault_cost > 0 && !self.allows(choice.fault, used.faults) {
+                continue;
+            }
+            let preempts =
+                several && last_ready && choice.worker.is_some() && { choice.worker != used.last };
+            let preemption_cost = u32::from(preempts);
+            if used.preemptions + preemption_cost > self.budget.preemptions_max {
+                continue;
+            }
+            let mut next = engine.clone();
+            let stepped: Stepped = next
+                .step_with(&choice)
+                .expect("a state with choices has a next event");
+            self.transitions += 1;
+            let hash = next.state_hash();
+            let child_used = Used {
+                faults: used.faults + fault_cost,
+                preemptions: used.preemptions + preemption_cost,
+                last: if several {
+                    choice.worker.or(used.last)
+                } else {
+                    None
+                },
+            };
+            // A fault the step ignored, leaving the state as the plain step leaves it, is not
+            // another schedule (the trace would not show it): skip it. The plain step of the same
+            // worker comes first in `choices`.
+            if choice.fault.is_none() {
+                plain = Some((choice.worker, hash));
+            } else if !stepped.fault_used && plain == Some((choice.worker, hash)) {
+                continue;
+            }
+            children.push(Child {
+                choice,
+                engine: Some(next),
+                key: node_key(hash, child_used),
+                used: child_used,
+                fault_cost,
+                broke_mask: stepped.broke_mask,
+            });
+        }
+        Frame {
+            key,
+            children,
+            next: 0,
+            summary,
+        }
+    }
+
+    fn allows(&self, fault: Option<FaultKind>, used: u32) -> bool {
+        used < self.budget.faults_max
+            && match (&self.budget.kinds, fault) {
+                (Some(kinds), Some(fault)) => kinds.contains(&fault),
+                _ => true,
+            }
+    }
+
+    /// Replays the cheapest violation of property `index` from the initial state, following
+    /// the memoised best choices, and turns it into a scenario.
+    fn counterexample(&self, index: usize) -> Counterexample {
+        let mut engine = Engine::new(self.scenario.clone()).expect("validated in new()");
+        let several = engine.worker_count() > 1;
+        let mut used = Used {
+            faults: 0,
+            preemptions: 0,
+            last: None,
+        };
+        let mut key = self.root;
+        let mut path: Vec<(Choice, Stepped)> = Vec::new();
+        let mut broke = 0u8;
+        while let Some(choice) = self
+            .memo
+            .get(&key)
+            .and_then(|summary| summary.best[index])
+            .and_then(|best| best.via)
+        {
+            let choices = engine.choices();
+            let last_ready = used
+                .last
+                .is_some_and(|last| choices.iter().any(|other| other.worker == Some(last)));
+            let stepped = engine
+                .step_with(&choice)
+                .expect("a memoised choice can be taken");
+            used.faults += u32::from(choice.fault.is_some());
+            if several && last_ready && choice.worker.is_some() && choice.worker != used.last {
+                used.preemptions += 1;
+            }
+            if several {
+                used.last = choice.worker.or(used.last);
+            }
+            path.push((choice, stepped));
+            if index < 7 && stepped.broke_mask & (1 << index) != 0 {
+                broke = stepped.broke_mask;
+                break;
+            }
+            key = node_key(engine.state_hash(), used);
+        }
+        let property = Property::ALL[index];
+        self.replayable(&path, broke, property)
+    }
+
+    fn replayable(
+        &self,
+        path: &[(Choice, Stepped)],
+        broke_mask: u8,
+        property: Property,
+    ) -> Counterexample {
+        let mut scenario = self.scenario.clone();
+        let mut order = Vec::new();
+        let mut faults = Vec::new();
+        for (choice, stepped) in path {
+            if let Some(worker) = choice.worker {
+                order.push(worker);
+            }
+            if let (Some(fault), Some(point)) = (choice.fault, stepped.point) {
+                // The global count of the action is exact: the scenario's own rules do not
+                // strike at this occurrence (the explorer injects only where they do not).
+                scenario.faults.push(FaultRule {
+                    fault,
+                    at: point.action,
+                    nth: Some(point.nth),
+                    worker: None,
+                    chance_permille: None,
+                });
+                let worker = &scenario.workers[usize::from(choice.worker.unwrap_or(0))].name;
+                faults.push(format!(
+                    "{} at {} of {worker} (event {})",
+                    fault_phrase(fault),
+                    point.action.name(),
+                    stepped.event
+                ));
+            }
+        }
+        if scenario.workers.len() > 1 {
+            scenario.schedule = Schedule::Explicit { order };
+        }
+        let broke: Vec<Invariant> = Invariant::ALL
+            .into_iter()
+            .enumerate()
+            .filter(|(bit, _)| broke_mask & (1 << bit) != 0)
+            .map(|(_, invariant)| invariant)
+            .collect();
+        let events = path.last().map(|(_, stepped)| stepped.event).unwrap_or(0);
+        let faults_text = match faults.len() {
+            0 => "no fault".to_string(),
+            1 => format!("1 fault: {}", faults[0]),
+            count => format!("{count} faults: {}", faults.join(", ")),
+        };
+        let outcome = match property {
+            Property::Always(_) => {
+                let statements: Vec<&str> = broke.iter().map(|inv| inv.statement()).collect();
+                format!("breaks {} at event {events}", statements.join("; "))
+            }
+            Property::EventuallyFinished => {
+                format!("the step cap cuts the run at event {events} with work left")
+            }
+        };
+        Counterexample {
+            faults: faults.len() as u32,
+            events,
+            broke,
+            scenario,
+            description: format!("{faults_text}; {outcome}"),
+        }
+    }
+}
+
+/// Adds one child's schedules and violations to its parent's summary.
+fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
+    parent.schedules = parent.schedules.saturating_add(below.schedules);
+    for (index, slot) in parent.best.iter_mut().enumerate() {
+        let candidate = if index < 7 && child.broke_mask & (1 << index) != 0 {
+            Some(Best {
+                faults: child.fault_cost,
+                events: 1,
+                via: Some(child.choice),
+            })
+        } else {
+            below.best[index].map(|best| Best {
+                faults: child.fault_cost + best.faults,
+                events: 1 + best.events,
+                via: Some(child.choice),
+            })
+        };
+        if let Some(candidate) = candidate {
+            let better = slot.is_none_or(|current| {
+                (candidate.faults, candidate.events) < (current.faults, current.events)
+            });
+            if better {
+                *slot = Some(candidate);
+            }
+        }
+    }
+}
+
+fn node_key(engine_hash: u64, used: Used) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    (engine_hash, used).hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A fault as a noun phrase: "a lost reply".
+pub fn fault_phrase(fault: FaultKind) -> &'static str {
+    match fault {
+        FaultKind::LoseRequest => "a lost request",
+        FaultKind::LoseReply => "a lost reply",
+        FaultKind::Timeout => "a timeout",
+        FaultKind::Busy => "a busy reply",
+        FaultKind::Crash => "a crash",
+        FaultKind::DeliverTwice => "a redelivery",
+        FaultKind::StaleLookup => "a stale lookup",
+        FaultKind::ExpireKey => "an expired key",
+        FaultKind::ChangePayload => "a changed payload",
+        FaultKind::InvalidInput => "an invalid-input rejection",
+        FaultKind::PermissionDenied => "a permission refusal",
+        FaultKind::Cancel => "a cancel",
+    }
+}
+
+/// Feeds the semantic fields of a world into `hasher`, explicitly (the world's types do not
+/// derive `Hash`). The workers' views are left out: the engine hashes the workers themselves.
+pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
+    world.tick.hash(hasher);
+    world.journal.len().hash(hasher);
+    for row in world.journal.values() {
+        hash_job(row, hasher);
+    }
+    world.provider.len().hash(hasher);
+    for record in &world.provider {
+        (&record.key, &record.payload, &record.receipt).hash(hasher);
+        (record.committed_tick, record.key_expired, &record.operation).hash(hasher);
+    }
+    world.in_flight.len().hash(hasher);
+    for request in &world.in_flight {
+        (&request.key, &request.payload, &request.operation).hash(hasher);
+        request.commit_tick.hash(hasher);
+    }
+    let table = &world.table;
+    // The next rowid is private to the table; it decides only the ids of later rows, never what
+    // a step does, so states that differ in it alone continue the same way.
+    (table.unique, table.rows_are_effects).hash(hasher);
+    table.rows.len().hash(hasher);
+    for row in &table.rows {
+        (row.rowid, &row.key, &row.value, &row.operation).hash(hasher);
+    }
+    table.dedup.hash(hasher);
+    world.tracker.hash(hasher);
+    world.effects.len().hash(hasher);
+    for effect in &world.effects {
+        (&effect.sink, &effect.key, &effect.operation, effect.tick).hash(hasher);
+    }
+    (world.model_calls, world.progress, world.deepest_calls).hash(hasher);
+    world.cancelled.hash(hasher);
+}
+
+/// Feeds one journal row into `hasher`.
+pub(crate) fn hash_job(row: &JobRow, hasher: &mut impl Hasher) {
+    (&row.id, &row.payload, row.status as u8, &row.receipt).hash(hasher);
+    (row.attempts, &row.stages, &row.failed_stage, &row.reason).hash(hasher);
+}

@@ -1,0 +1,468 @@
+//! The explorer against the lessons and against an independent brute force.
+//!
+//! The brute force uses only `Engine::run`: it re-runs the scenario from scratch with every
+//! combination of `nth` fault rules and explicit worker orders within the budgets, reading the
+//! fault points and the ready workers of each run from its trace, and counts distinct complete
+//! runs.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use lab_engine::{
+    Budget, Engine, Explorer, FaultKind, FaultRule, Invariant, Operation, Payload, Property, Run,
+    Scalar, Scenario, Schedule, WorkerPlan, WorkerState, WorkflowKind,
+};
+
+// ---- lessons, read without the course crate (tables merge, as the authoring side does) ----
+
+struct LessonVariant {
+    name: String,
+    kind: String,
+    scenario: Scenario,
+    budget: Budget,
+    /// Invariants the lesson says break (`expect.breaks` entries other than `false`).
+    breaks: Vec<Invariant>,
+}
+
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+fn budget(explore: &toml::Table) -> Budget {
+    let number = |key: &str, default: u32| {
+        explore
+            .get(key)
+            .and_then(toml::Value::as_integer)
+            .map_or(default, |value| value as u32)
+    };
+    let kinds = explore.get("kinds").map(|kinds| {
+        kinds
+            .clone()
+            .try_into::<Vec<FaultKind>>()
+            .expect("kinds are fault names")
+    });
+    Budget {
+        faults_max: number("faults", 2),
+        preemptions_max: number("preemptions", 2),
+        kinds: kinds.filter(|kinds| !kinds.is_empty()),
+        ..Budget::default()
+    }
+}
+
+fn lessons() -> Vec<LessonVariant> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("lessons folder")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .filter(|path| path.file_name().is_some_and(|name| name != "course.toml"))
+        .collect();
+    files.sort();
+    let mut found = Vec::new();
+    for file in files {
+        let lesson: toml::Table = std::fs::read_to_string(&file)
+            .expect("readable")
+            .parse()
+            .expect("valid TOML");
+        let base = lesson["scenario"].as_table().expect("[scenario]").clone();
+        let lesson_explore = lesson
+            .get("explore")
+            .and_then(toml::Value::as_table)
+            .cloned()
+            .unwrap_or_default();
+        for variant in lesson["variants"].as_array().expect("variants") {
+            let variant = variant.as_table().expect("a variant table");
+            let mut scenario = base.clone();
+            if let Some(over) = variant.get("scenario").and_then(toml::Value::as_table) {
+                merge(&mut scenario, over);
+            }
+            let mut explore = lesson_explore.clone();
+            if let Some(over) = variant.get("explore").and_then(toml::Value::as_table) {
+                merge(&mut explore, over);
+            }
+            let breaks = variant
+                .get("expect")
+                .and_then(|expect| expect.get("breaks"))
+                .and_then(toml::Value::as_table)
+                .map(|breaks| {
+                    breaks
+                        .iter()
+                        .filter(|(_, at)| at.as_bool() != Some(false))
+                        .map(|(id, _)| {
+                            Invariant::ALL
+                                .into_iter()
+                                .find(|invariant| invariant.id() == id)
+                                .expect("a known invariant")
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            found.push(LessonVariant {
+                name: format!(
+                    "{} / {}",
+                    lesson["id"].as_str().expect("id"),
+                    variant["id"].as_str().expect("variant id")
+                ),
+                kind: variant["kind"].as_str().expect("kind").to_string(),
+                scenario: toml::Value::Table(scenario)
+                    .try_into()
+                    .expect("a valid scenario"),
+                budget: budget(&explore),
+                breaks,
+            });
+        }
+    }
+    found
+}
+
+#[test]
+fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_replays() {
+    let mut unsafe_variants = 0;
+    let mut replayed = 0;
+    for variant in lessons() {
+        let report = Explorer::run(variant.scenario.clone(), variant.budget.clone())
+            .unwrap_or_else(|error| panic!("{}: {error}", variant.name));
+        assert!(report.complete, "{}: the search was cut", variant.name);
+        if variant.kind == "unsafe" {
+            unsafe_variants += 1;
+            assert!(report.counterexample.is_some(), "{}", variant.name);
+            for invariant in &variant.breaks {
+                let verdict = report
+                    .properties
+                    .iter()
+                    .find(|verdict| verdict.property == Property::Always(*invariant))
+                    .expect("a verdict per invariant");
+                assert!(
+                    !verdict.holds,
+                    "{}: the lesson says {} breaks, the explorer did not find it",
+                    variant.name,
+                    invariant.id()
+                );
+            }
+        } else {
+            assert!(
+                report.counterexample.is_none(),
+                "{}: a safe design breaks within its budget",
+                variant.name
+            );
+        }
+        for verdict in &report.properties {
+            let (Property::Always(invariant), Some(example)) =
+                (verdict.property, &verdict.counterexample)
+            else {
+                continue;
+            };
+            let trace = Engine::run(example.scenario.clone()).expect("a valid replay");
+            let broken_at = trace
+                .verdicts
+                .iter()
+                .find(|replay| replay.invariant == invariant)
+                .and_then(|replay| replay.broken_at);
+            assert_eq!(
+                broken_at,
+                Some(example.events),
+                "{}: the replay of {} breaks it elsewhere ({})",
+                variant.name,
+                invariant.id(),
+                example.description
+            );
+            let event = &trace.events[example.events as usize - 1];
+            assert_eq!(event.broke, example.broke, "{}", variant.name);
+            let faults = trace.events[..example.events as usize]
+                .iter()
+                .filter(|event| event.fault.is_some())
+                .count() as u32;
+            let own = variant.scenario.faults.len() as u32;
+            assert!(
+                faults <= example.faults + own,
+                "{}: {faults} faults shown in the replay",
+                variant.name
+            );
+            replayed += 1;
+        }
+    }
+    assert!(unsafe_variants >= 17, "every lesson has an unsafe variant");
+    assert!(replayed > 20);
+}
+
+// ---- the brute force ----
+
+struct Brute {
+    scenario: Scenario,
+    kinds: Vec<FaultKind>,
+    faults_max: u32,
+    preemptions_max: u32,
+    /// Each complete run: every event as the trace shows it (actor, action, fault, outcome) and
+    /// the state after it.
+    runs: BTreeSet<String>,
+    /// The fewest faults, then the fewest events, to the first broken invariant.
+    shortest: Option<(u32, u32)>,
+}
+
+impl Brute {
+    fn run(&self, rules: &[FaultRule], order: &[u8]) -> lab_engine::Trace {
+        let mut scenario = self.scenario.clone();
+        scenario.faults.extend_from_slice(rules);
+        if scenario.workers.len() > 1 {
+            scenario.schedule = Schedule::Explicit {
+                order: order.to_vec(),
+            };
+        }
+        Engine::run(scenario).expect("valid")
+    }
+
+    fn enumerate(
+        &mut self,
+        rules: Vec<FaultRule>,
+        order: Vec<u8>,
+        preemptions: u32,
+        last: Option<u8>,
+    ) {
+        let trace = self.run(&rules, &order);
+        let worker_events: Vec<usize> = (0..trace.events.len())
+            .filter(|&index| trace.events[index].actor != "provider")
+            .collect();
+        let decided = order.len();
+        if worker_events.len() == decided {
+            let signature: Vec<String> = trace
+                .events
+                .iter()
+                .map(|event| {
+                    let state =
+                        serde_json::to_string(&trace.state_at(event.index)).expect("serializes");
+                    format!(
+                        "{}|{}|{:?}|{}|{state}",
+                        event.actor,
+                        event.action.name(),
+                        event.fault,
+                        event.outcome
+                    )
+                })
+                .collect();
+            self.runs.insert(signature.join("\n"));
+            let first_break = trace
+                .verdicts
+                .iter()
+                .filter_map(|verdict| verdict.broken_at)
+                .min();
+            if let Some(event) = first_break {
+                let candidate = (rules.len() as u32, event);
+                if self.shortest.is_none_or(|best| candidate < best) {
+                    self.shortest = Some(candidate);
+                }
+            }
+            return;
+        }
+        let next = worker_events[decided];
+        let before = trace.state_at(next as u32);
+        // No sleeps, crashes or late starts in these scenarios: a worker with work is ready.
+        let ready: Vec<u8> = before
+            .workers
+            .iter()
+            .enumerate()
+            .filter(|(_, view)| matches!(view.state, WorkerState::Idle | WorkerState::Running))
+            .map(|(index, _)| index as u8)
+            .collect();
+        for &worker in &ready {
+            let preempts = last.is_some_and(|last| last != worker && ready.contains(&last));
+            let preemptions = preemptions + u32::from(preempts);
+            if preemptions > self.preemptions_max {
+                continue;
+            }
+            let mut order = order.clone();
+            order.push(worker);
+            let trace = self.run(&rules, &order);
+            // One fault point per worker step in these workflows.
+            let point = trace.fault_points[decided].clone();
+            self.enumerate(rules.clone(), order.clone(), preemptions, Some(worker));
+            if rules.len() as u32 >= self.faults_max {
+                continue;
+            }
+            for fault in point.faults {
+                if !self.kinds.contains(&fault) {
+                    continue;
+                }
+                let mut rules = rules.clone();
+                rules.push(FaultRule {
+                    fault,
+                    at: point.at,
+                    nth: Some(point.nth),
+                    worker: None,
+                    chance_permille: None,
+                });
+                self.enumerate(rules, order.clone(), preemptions, Some(worker));
+            }
+        }
+    }
+}
+
+fn operation(id: &str) -> Operation {
+    let mut payload = Payload::new();
+    payload.insert("amount".into(), Scalar::Int(20));
+    Operation {
+        id: id.into(),
+        payload,
+    }
+}
+
+fn plan(name: &str, ops: &[&str]) -> WorkerPlan {
+    WorkerPlan {
+        name: name.into(),
+        runs: ops
+            .iter()
+            .map(|op| Run {
+                op: op.to_string(),
+                payload: None,
+                not_before: 0,
+                key: None,
+            })
+            .collect(),
+    }
+}
+
+fn one_worker() -> Scenario {
+    let mut scenario = Scenario {
+        seed: 0,
+        workflow: WorkflowKind::WriteResult,
+        design: Default::default(),
+        provider: Default::default(),
+        operations: vec![operation("rec-1")],
+        workers: vec![plan("worker", &["rec-1", "rec-1"])],
+        faults: Vec::new(),
+        schedule: Schedule::Sequential,
+        step_cap: 500,
+    };
+    scenario.design.unique = false;
+    scenario.design.write = lab_engine::WriteMode::Insert;
+    scenario.design.check_first = true;
+    scenario
+}
+
+fn two_workers() -> Scenario {
+    let mut scenario = Scenario {
+        seed: 0,
+        workflow: WorkflowKind::Charge,
+        design: Default::default(),
+        provider: Default::default(),
+        operations: vec![operation("pay-1")],
+        workers: vec![plan("worker-a", &["pay-1"]), plan("worker-b", &["pay-1"])],
+        faults: Vec::new(),
+        schedule: Schedule::RoundRobin,
+        step_cap: 500,
+    };
+    scenario.design.unique = false;
+    scenario
+}
+
+/// Faults that neither stop a worker for a while nor change which workers are ready.
+const KINDS: [FaultKind; 5] = [
+    FaultKind::LoseRequest,
+    FaultKind::LoseReply,
+    FaultKind::Busy,
+    FaultKind::DeliverTwice,
+    FaultKind::Cancel,
+];
+
+fn compare(scenario: Scenario, faults_max: u32, preemptions_max: u32) {
+    let mut brute = Brute {
+        scenario: scenario.clone(),
+        kinds: KINDS.to_vec(),
+        faults_max,
+        preemptions_max,
+        runs: BTreeSet::new(),
+        shortest: None,
+    };
+    brute.enumerate(Vec::new(), Vec::new(), 0, None);
+    let budget = Budget {
+        faults_max,
+        preemptions_max,
+        kinds: Some(KINDS.to_vec()),
+        ..Budget::default()
+    };
+    let report = Explorer::run(scenario, budget).expect("valid");
+    assert!(report.complete);
+    assert_eq!(
+        report.schedules,
+        brute.runs.len() as u64,
+        "K={faults_max} P={preemptions_max}"
+    );
+    let shortest = report
+        .counterexample
+        .as_ref()
+        .map(|example| (example.faults, example.events));
+    assert_eq!(
+        shortest, brute.shortest,
+        "K={faults_max} P={preemptions_max}"
+    );
+}
+
+#[test]
+fn one_worker_schedules_match_the_brute_force() {
+    for faults_max in 0..=2 {
+        compare(one_worker(), faults_max, 0);
+    }
+}
+
+#[test]
+fn two_worker_schedules_match_the_brute_force() {
+    for (faults_max, preemptions_max) in [(0, 0), (0, 2), (1, 1), (2, 1)] {
+        compare(two_workers(), faults_max, preemptions_max);
+    }
+}
+
+#[test]
+fn no_faults_and_no_preemptions_give_exactly_one_schedule() {
+    let budget = Budget {
+        faults_max: 0,
+        preemptions_max: 0,
+        ..Budget::default()
+    };
+    let report = Explorer::run(one_worker(), budget).expect("valid");
+    assert_eq!(report.schedules, 1);
+    assert!(report.complete);
+}
+
+#[test]
+fn advancing_in_slices_gives_the_same_report() {
+    let budget = Budget::default();
+    let whole = Explorer::run(two_workers(), budget.clone()).expect("valid");
+    let mut explorer = Explorer::new(two_workers(), budget).expect("valid");
+    let mut slices = 0;
+    while !explorer.advance(50) {
+        slices += 1;
+        assert!(!explorer.progress().finished);
+    }
+    assert!(slices > 1);
+    assert_eq!(explorer.report(), whole);
+}
+
+#[test]
+fn a_search_cut_by_its_transition_limit_says_so() {
+    let budget = Budget {
+        transitions_max: 100,
+        ..Budget::default()
+    };
+    let report = Explorer::run(two_workers(), budget).expect("valid");
+    assert!(!report.complete);
+    assert!(report.transitions >= 100);
+}
+
+#[test]
+fn a_fault_budget_over_the_maximum_is_refused() {
+    let budget = Budget {
+        faults_max: 4,
+        ..Budget::default()
+    };
+    assert!(Explorer::new(one_worker(), budget).is_err());
+    // The explorer offers exactly the faults the workflow declares, action by action.
+    for (action, faults) in WorkflowKind::Charge.fault_table() {
+        assert_eq!(WorkflowKind::Charge.faults_at(*action), *faults);
+    }
+}
