@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use lab_engine::{
     Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
-    KeySource, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar,
-    Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState, WorkflowKind, World,
-    WriteMode, TICKS_MAX,
+    KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run,
+    Scalar, Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState, WorkflowKind,
+    World, WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -663,6 +663,57 @@ fn a_fault_that_cannot_strike_there_is_named_with_where_it_can() {
         message,
         "fault lose_reply cannot strike at journal.get in the reserve workflow; \
          there it can strike at: provider.submit"
+    );
+}
+
+/// No worker may take the id of a lane a workflow declares besides its workers, in any workflow:
+/// each such lane of each workflow's trace is refused as a worker name, with the same message.
+#[test]
+fn every_lane_but_a_workers_is_a_reserved_name() {
+    let mut refused_names = BTreeSet::new();
+    for workflow in WorkflowKind::ALL {
+        let mut scenario = base();
+        scenario.workflow = workflow;
+        let trace = Engine::run(scenario.clone()).expect("the base runs in every workflow");
+        for lane in trace
+            .lanes
+            .iter()
+            .filter(|lane| lane.kind != LaneKind::Worker)
+        {
+            let mut named = scenario.clone();
+            named.workers[0].name = lane.id.clone();
+            let (error, message) = refused(named);
+            assert_eq!(
+                error,
+                ScenarioError::ReservedName {
+                    name: lane.id.clone()
+                }
+            );
+            assert_eq!(
+                message,
+                format!(
+                    "a worker cannot be called \"{}\": that name belongs to a lane of the diagram; choose another",
+                    lane.id
+                )
+            );
+            refused_names.insert(lane.id.clone());
+        }
+    }
+    // The names the hand-kept list held before the lanes declared them.
+    let listed = [
+        "provider",
+        "journal",
+        "database",
+        "tracker",
+        "model",
+        "progress",
+        "notification",
+        "email",
+        "charge",
+    ];
+    assert_eq!(
+        refused_names,
+        listed.iter().map(|name| name.to_string()).collect()
     );
 }
 
