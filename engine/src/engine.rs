@@ -20,6 +20,9 @@ use crate::world::{WorkerState, WorkerView, World};
 /// Ticks a crashed worker stays down before it restarts.
 const RESTART_DELAY_TICKS: u32 = 2;
 
+/// The provider's lane id, and the actor of a late commit there.
+const PROVIDER: &str = "provider";
+
 /// A deterministic simulation of one scenario. Cloning it branches the run (for the explorer).
 #[derive(Clone)]
 pub struct Engine {
@@ -412,6 +415,8 @@ impl Engine {
         if let Some(forced) = &mut self.forced {
             forced.used = step.fault_used;
         }
+        // A worker steps on its own lane; a late commit happens at the provider.
+        let lane = stepped.map_or_else(|| PROVIDER.to_string(), lane_id);
         self.events += 1;
         let event_tick = self.world.tick;
         // next() only lets an event happen before the last tick, so this cannot overflow.
@@ -450,6 +455,7 @@ impl Engine {
             index: self.events,
             tick: event_tick,
             actor,
+            lane,
             action,
             run,
             op,
@@ -567,7 +573,7 @@ impl Engine {
         };
         step.flags.silent_change = silent;
         (
-            "provider".to_string(),
+            PROVIDER.to_string(),
             Action::ProviderSubmit,
             0,
             request.operation,
@@ -842,6 +848,13 @@ impl Engine {
             seed: self.scenario.seed,
             code: self.listing.code(),
             lanes,
+            stages: self
+                .scenario
+                .workflow
+                .stages()
+                .iter()
+                .map(|stage| stage.to_string())
+                .collect(),
             initial,
             events,
             verdicts: self.checker.verdicts(),

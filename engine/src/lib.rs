@@ -44,6 +44,6 @@ pub use switch::Switch;
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
 pub use workflow::{build_retry_batch, WorkflowKind};
 pub use world::{
-    Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState, WorkerView,
-    World, WriteOutcome,
+    Change, Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState,
+    WorkerView, World, WriteOutcome,
 };

@@ -88,7 +88,7 @@ impl Scenario {
         if let Some(worker) = self
             .workers
             .iter()
-            .find(|worker| RESERVED_NAMES.contains(&worker.name.as_str()))
+            .find(|worker| reserved_name(&worker.name))
         {
             return Err(ScenarioError::ReservedName {
                 name: worker.name.clone(),
@@ -217,18 +217,13 @@ fn default_step_cap() -> u32 {
 /// The largest number of ticks any tick-valued field may hold.
 pub const TICKS_MAX: u32 = 1_000_000;
 
-/// Names a worker may not take: lanes of the diagram that are not workers.
-pub const RESERVED_NAMES: [&str; 9] = [
-    "provider",
-    "journal",
-    "database",
-    "tracker",
-    "model",
-    "progress",
-    "notification",
-    "email",
-    "charge",
-];
+/// Whether a worker may not take this name: it is the id of a lane some workflow declares
+/// besides its workers, so an event's actor could be read as that lane.
+pub(crate) fn reserved_name(name: &str) -> bool {
+    WorkflowKind::ALL
+        .iter()
+        .any(|workflow| workflow.lanes().iter().any(|lane| lane.id == name))
+}
 
 /// The upper bound of `step_cap` a scenario may ask for.
 pub const STEP_CAP_MAX: u32 = 200_000;

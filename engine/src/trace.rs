@@ -34,6 +34,9 @@ pub struct Trace {
     pub code: Vec<String>,
     /// The lanes of the sequence diagram, left to right.
     pub lanes: Vec<Lane>,
+    /// The stages a journal row records (`JobRow::stages`), in the order a run reaches them;
+    /// empty for a workflow without stages.
+    pub stages: Vec<String>,
     /// The state before the first event.
     pub initial: World,
     pub events: Vec<Event>,
@@ -56,6 +59,7 @@ pub(crate) struct TraceData {
     pub seed: u64,
     pub code: Vec<String>,
     pub lanes: Vec<Lane>,
+    pub stages: Vec<String>,
     pub initial: World,
     pub events: Vec<Event>,
     pub verdicts: Vec<Verdict>,
@@ -127,6 +131,9 @@ pub struct Event {
     pub tick: u32,
     /// The worker that stepped.
     pub actor: String,
+    /// The id of the actor's lane in `Trace::lanes`: the worker's ("worker-1", ...), or
+    /// "provider" for a late commit at the provider.
+    pub lane: String,
     pub action: Action,
     /// The worker's run number (1-based) and its operation.
     pub run: u32,
@@ -165,6 +172,7 @@ impl Trace {
             seed: data.seed,
             code: data.code,
             lanes: data.lanes,
+            stages: data.stages,
             initial,
             events: data.events,
             verdicts: data.verdicts,
@@ -217,10 +225,26 @@ impl Trace {
 
     /// The invariants broken at or before cursor `n`, in `Invariant::ALL` order.
     pub fn broken_by(&self, cursor: u32) -> Vec<Invariant> {
+        self.verdicts_at(cursor)
+            .into_iter()
+            .filter(|verdict| verdict.broken_at.is_some())
+            .map(|verdict| verdict.invariant)
+            .collect()
+    }
+
+    /// The verdicts as they stood at cursor `n`: an invariant that broke later still holds there
+    /// (no `broken_at`, no `detail`). In `Invariant::ALL` order.
+    pub fn verdicts_at(&self, cursor: u32) -> Vec<Verdict> {
         self.verdicts
             .iter()
-            .filter(|verdict| verdict.broken_at.is_some_and(|at| at <= cursor))
-            .map(|verdict| verdict.invariant)
+            .map(|verdict| match verdict.broken_at {
+                Some(at) if at > cursor => Verdict {
+                    invariant: verdict.invariant,
+                    broken_at: None,
+                    detail: None,
+                },
+                _ => verdict.clone(),
+            })
             .collect()
     }
 

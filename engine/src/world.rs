@@ -23,8 +23,9 @@ pub struct World {
     pub in_flight: Vec<InFlight>,
     /// The database table of results.
     pub table: Table,
-    /// `completed_operations`: keys marked done by the idempotency tracker.
-    pub tracker: BTreeSet<String>,
+    /// `completed_operations`: keys marked done by the idempotency tracker, each with the logical
+    /// operation that marked it first (the checker's knowledge, never the tracker's).
+    pub tracker: BTreeMap<String, String>,
     /// External side effects (email, notification, webhook, charge), in order.
     pub effects: Vec<Effect>,
     /// Calls that reached the model (a costly stage).
@@ -361,9 +362,10 @@ pub enum Change {
     Dedup {
         key: String,
     },
-    /// A key was marked done in the tracker.
+    /// A key was marked done in the tracker by a run of `operation`.
     Tracker {
         key: String,
+        operation: String,
     },
     /// An external side effect happened.
     Effect {
@@ -612,15 +614,18 @@ impl World {
         new
     }
 
-    /// A key is marked done in the tracker; false when it was.
-    pub(crate) fn insert_tracker(&mut self, key: &str) -> bool {
-        let new = self.tracker.insert(key.to_string());
-        if new {
-            self.record(|| Change::Tracker {
-                key: key.to_string(),
-            });
+    /// A run of `operation` marks a key done in the tracker; false when it was (the key keeps the
+    /// operation that marked it first).
+    pub(crate) fn insert_tracker(&mut self, key: &str, operation: &str) -> bool {
+        if self.tracker.contains_key(key) {
+            return false;
         }
-        new
+        self.tracker.insert(key.to_string(), operation.to_string());
+        self.record(|| Change::Tracker {
+            key: key.to_string(),
+            operation: operation.to_string(),
+        });
+        true
     }
 
     /// An external side effect happens.
@@ -726,8 +731,8 @@ impl World {
             Change::Dedup { key } => {
                 self.table.dedup.insert(key.clone());
             }
-            Change::Tracker { key } => {
-                self.tracker.insert(key.clone());
+            Change::Tracker { key, operation } => {
+                self.tracker.insert(key.clone(), operation.clone());
             }
             Change::Effect { effect } => self.push_effect(effect.clone()),
             Change::ModelCalls { value } => self.model_calls = *value,

@@ -10,10 +10,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lab_engine::{
-    Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
-    KeySource, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar,
-    Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState, WorkflowKind, World,
-    WriteMode, TICKS_MAX,
+    lane_id, Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant,
+    Jitter, KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy,
+    Run, Scalar, Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState,
+    WorkflowKind, World, WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -383,6 +383,28 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
             event.index,
             event.actor
         );
+        // The engine names the actor's lane: the worker's own, or the provider's for a late commit.
+        let lane = match scenario
+            .workers
+            .iter()
+            .position(|plan| plan.name == event.actor)
+        {
+            Some(index) => lane_id(index),
+            None => LATE_COMMIT_ACTOR.to_string(),
+        };
+        prop_assert_eq!(
+            &event.lane,
+            &lane,
+            "event {} by {} is on the wrong lane",
+            event.index,
+            &event.actor
+        );
+        prop_assert!(
+            lane_ids.contains(event.lane.as_str()),
+            "event {} is on lane {}, which the trace does not list",
+            event.index,
+            &event.lane
+        );
         prop_assert!(
             runs.contains(&event.run),
             "event {} by {} is run {}, outside {:?}",
@@ -460,6 +482,33 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
                 index
             );
         }
+    }
+
+    // The stage order is the workflow's, and every stage a journal row records is in it.
+    let stages: Vec<&str> = trace.stages.iter().map(String::as_str).collect();
+    prop_assert_eq!(&stages[..], scenario.workflow.stages());
+    let last = last_state(trace);
+    for job in last.journal.values() {
+        for stage in job.stages.keys() {
+            prop_assert!(
+                stages.contains(&stage.as_str()),
+                "{} records stage {}, which the trace does not list",
+                &job.id,
+                stage
+            );
+        }
+    }
+    // Every tracker entry names an operation of the scenario.
+    for (key, operation) in &last.tracker {
+        prop_assert!(
+            scenario
+                .operations
+                .iter()
+                .any(|known| known.id == *operation),
+            "tracker key {} names {}, which is no operation",
+            key,
+            operation
+        );
     }
 
     // Each call of the fault planner counts one more occurrence of its action, so the n-th
@@ -666,6 +715,57 @@ fn a_fault_that_cannot_strike_there_is_named_with_where_it_can() {
     );
 }
 
+/// No worker may take the id of a lane a workflow declares besides its workers, in any workflow:
+/// each such lane of each workflow's trace is refused as a worker name, with the same message.
+#[test]
+fn every_lane_but_a_workers_is_a_reserved_name() {
+    let mut refused_names = BTreeSet::new();
+    for workflow in WorkflowKind::ALL {
+        let mut scenario = base();
+        scenario.workflow = workflow;
+        let trace = Engine::run(scenario.clone()).expect("the base runs in every workflow");
+        for lane in trace
+            .lanes
+            .iter()
+            .filter(|lane| lane.kind != LaneKind::Worker)
+        {
+            let mut named = scenario.clone();
+            named.workers[0].name = lane.id.clone();
+            let (error, message) = refused(named);
+            assert_eq!(
+                error,
+                ScenarioError::ReservedName {
+                    name: lane.id.clone()
+                }
+            );
+            assert_eq!(
+                message,
+                format!(
+                    "a worker cannot be called \"{}\": that name belongs to a lane of the diagram; choose another",
+                    lane.id
+                )
+            );
+            refused_names.insert(lane.id.clone());
+        }
+    }
+    // The names the hand-kept list held before the lanes declared them.
+    let listed = [
+        "provider",
+        "journal",
+        "database",
+        "tracker",
+        "model",
+        "progress",
+        "notification",
+        "email",
+        "charge",
+    ];
+    assert_eq!(
+        refused_names,
+        listed.iter().map(|name| name.to_string()).collect()
+    );
+}
+
 #[test]
 fn nth_zero_is_out_of_range() {
     let mut scenario = base();
@@ -761,6 +861,10 @@ fn a_request_still_in_flight_at_the_end_is_not_hidden_from_the_trace() {
         .find(|event| event.actor == LATE_COMMIT_ACTOR)
         .expect("the late commit is an event");
     assert_eq!(late.action, Action::ProviderSubmit);
+    assert_eq!(
+        late.lane, "provider",
+        "the late commit is on the provider's lane"
+    );
     assert_eq!(trace.state_at(late.index).provider_effects("OP-1"), 2);
     let one_effect = &trace.verdicts[0];
     assert_eq!(one_effect.invariant, Invariant::OneEffect);

@@ -51,7 +51,7 @@ fn tracker_remembers_completed_operations() {
         .map(|event| event.messages[1].label.as_str())
         .collect();
     assert_eq!(checks, vec!["not done", "done"]);
-    assert!(last(&trace).tracker.contains("notify:1"));
+    assert!(last(&trace).tracker.contains_key("notify:1"));
     assert_eq!(last(&trace).sink_effects("notification", "1"), 1);
     assert!(all_hold(&trace));
 }
@@ -174,6 +174,18 @@ fault = "busy"
 at = "table.write"
 nth = 2
 "#;
+
+/// The pipeline's trace lists its stages in the order an item runs them; other workflows have
+/// none.
+#[test]
+fn the_pipeline_lists_its_stages_in_order() {
+    let trace = run(PIPELINE);
+    assert_eq!(
+        trace.stages,
+        vec!["model_call", "downstream_write", "notification"]
+    );
+    assert!(run(NOTIFY_TWICE).stages.is_empty());
+}
 
 /// 000: `retry_item` reuses the preserved output: zero extra model calls.
 #[test]
@@ -335,6 +347,28 @@ fn racing_retries_charge_twice_only_without_the_unique_key() {
     );
 }
 
+/// Each event names its actor's lane: two workers, each on its own, whatever their names.
+#[test]
+fn each_event_is_on_its_workers_lane() {
+    let mut race = scenario(RACE);
+    race.schedule = Schedule::RoundRobin;
+    let trace = Engine::run(race).unwrap();
+    for event in &trace.events {
+        let expected = match event.actor.as_str() {
+            "retry-a" => "worker-1",
+            "retry-b" => "worker-2",
+            other => panic!("event {} by {other}, who is no worker", event.index),
+        };
+        assert_eq!(event.lane, expected, "event {}", event.index);
+    }
+    let lanes: Vec<&str> = trace
+        .events
+        .iter()
+        .map(|event| event.lane.as_str())
+        .collect();
+    assert!(lanes.contains(&"worker-1") && lanes.contains(&"worker-2"));
+}
+
 /// 004: a fresh key per attempt defeats the purpose, even with the unique key.
 #[test]
 fn a_fresh_key_per_attempt_charges_twice() {
@@ -459,6 +493,41 @@ fn auto_increment_keys_duplicate_source_keys_do_not() {
         broken(&trace, Invariant::OneRowPerKey).is_none(),
         "each key is unique: the key itself is wrong"
     );
+}
+
+/// The tracker records the operation that marked each key, also when the key does not contain
+/// the operation's id (an auto-increment key), and so does each event's change.
+#[test]
+fn tracker_entries_name_their_operation() {
+    let mut keyed = scenario(BATCH);
+    keyed.design.key = lab_engine::KeySource::AutoIncrement;
+    let trace = Engine::run(keyed).unwrap();
+    let last = last(&trace);
+    let entries: Vec<(&str, &str)> = last
+        .tracker
+        .iter()
+        .map(|(key, operation)| (key.as_str(), operation.as_str()))
+        .collect();
+    assert_eq!(
+        entries,
+        vec![
+            ("email:seq-1", "evt-1"),
+            ("email:seq-2", "evt-2"),
+            ("email:seq-3", "evt-3"),
+        ]
+    );
+    let marks: Vec<(&str, &str)> = trace
+        .events
+        .iter()
+        .flat_map(|event| &event.changes)
+        .filter_map(|change| match change {
+            lab_engine::Change::Tracker { key, operation } => {
+                Some((key.as_str(), operation.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(marks, entries);
 }
 
 /// 001: a content hash that looks unique on clean data collides on real data: two different

@@ -20,11 +20,10 @@ pub fn Compare(props: &CompareProps) -> Html {
     let columns = props.designs.iter().enumerate().map(|(index, (label, kind, trace))| {
         let cursor = props.cursor.min(trace.len());
         let world = trace.state_at(cursor);
-        let broken: Vec<String> = trace
-            .verdicts
-            .iter()
-            .filter(|verdict| verdict.broken_at.is_some_and(|at| at <= cursor))
-            .map(|verdict| verdict.invariant.statement().to_string())
+        let broken: Vec<&str> = trace
+            .broken_by(cursor)
+            .into_iter()
+            .map(|invariant| invariant.statement())
             .collect();
         let badge = match kind {
             VariantKind::Unsafe => "unsafe",
@@ -37,7 +36,7 @@ pub fn Compare(props: &CompareProps) -> Html {
                     <span class={classes!("badge", badge)}>{ badge }</span>
                 </h3>
                 <p class="meta">{ format!("after event {cursor} of {}", trace.len()) }</p>
-                <RecordTable world={world} previous={None::<lab_engine::World>} operations={props.operations.clone()} lanes={trace.lanes.clone()} title={format!("Records, design {}", index + 1)} />
+                <RecordTable world={world} previous={None::<lab_engine::World>} operations={props.operations.clone()} lanes={trace.lanes.clone()} stages={trace.stages.clone()} title={format!("Records, design {}", index + 1)} />
                 if broken.is_empty() {
                     <p class="holds-all"><span aria-hidden="true">{ "✓ " }</span>{ "Every invariant holds so far" }</p>
                 } else {

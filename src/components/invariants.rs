@@ -5,18 +5,18 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct InvariantsProps {
+    /// The verdicts as they stand at the cursor (`Trace::verdicts_at`).
     pub verdicts: Vec<Verdict>,
-    /// Only breaks at or before this cursor are shown as broken.
-    pub cursor: u32,
     /// Go to the step of an event of this design (its number, 1-based).
     pub ongoevent: Callback<u32>,
 }
 
 #[component]
 pub fn Invariants(props: &InvariantsProps) -> Html {
-    let items = props.verdicts.iter().map(|verdict| {
-        let broken = verdict.broken_at.filter(|&at| at <= props.cursor);
-        match broken {
+    let items = props
+        .verdicts
+        .iter()
+        .map(|verdict| match verdict.broken_at {
             None => html! {
                 <li class="holds"><span class="status-icon" aria-hidden="true">{ "✓ " }</span>
                     { verdict.invariant.statement() }<span class="verdict">{ ": holds" }</span></li>
@@ -35,8 +35,7 @@ pub fn Invariants(props: &InvariantsProps) -> Html {
                     }
                 </li>
             },
-        }
-    });
+        });
     html! {
         <section class="invariants" aria-labelledby="invariants-title">
             <h2 id="invariants-title" class="panel-title">{ "Invariants" }</h2>

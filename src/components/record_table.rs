@@ -14,6 +14,8 @@ pub struct RecordTableProps {
     pub operations: Vec<String>,
     /// The lanes of this workflow, which decide the columns.
     pub lanes: Vec<Lane>,
+    /// The workflow's stages in the order a run reaches them (`Trace::stages`).
+    pub stages: Vec<String>,
     /// The table's name; several tables on one page need different ones.
     #[prop_or(AttrValue::from("Records"))]
     pub title: AttrValue,
@@ -31,9 +33,6 @@ pub fn status_label(status: Option<JobStatus>) -> (&'static str, &'static str) {
         Some(JobStatus::Cancelled) => ("⊘", "cancelled"),
     }
 }
-
-/// The pipeline's stages in the order they run.
-const STAGE_ORDER: [&str; 3] = ["model_call", "downstream_write", "notification"];
 
 /// One column of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,7 +100,7 @@ struct Cell {
     effects: u32,
 }
 
-fn cell(world: &World, op: &str, column: &Column) -> Cell {
+fn cell(world: &World, stages: &[String], op: &str, column: &Column) -> Cell {
     let job = world.journal.get(op);
     let plain = |text: String| Cell {
         text,
@@ -129,17 +128,12 @@ fn cell(world: &World, op: &str, column: &Column) -> Cell {
                 .unwrap_or_else(|| "–".into()),
         ),
         Column::Stages => {
-            // The pipeline's order, not the alphabet's.
-            let order = |stage: &&str| {
-                STAGE_ORDER
-                    .iter()
-                    .position(|known| known == stage)
-                    .unwrap_or(STAGE_ORDER.len())
-            };
-            let mut stages: Vec<&str> = job
-                .map(|job| job.stages.keys().map(String::as_str).collect())
-                .unwrap_or_default();
-            stages.sort_by_key(order);
+            // The workflow's order, not the alphabet's.
+            let stages: Vec<&str> = stages
+                .iter()
+                .filter(|stage| job.is_some_and(|job| job.stages.contains_key(*stage)))
+                .map(String::as_str)
+                .collect();
             let failed = job
                 .and_then(|job| job.failed_stage.clone())
                 .map(|stage| format!("; failed at {stage}"));
@@ -179,10 +173,7 @@ fn cell(world: &World, op: &str, column: &Column) -> Cell {
             }
         }
         Column::Tracker => {
-            let marked = world
-                .tracker
-                .iter()
-                .any(|key| key.ends_with(&format!(":{op}")));
+            let marked = world.tracker.values().any(|operation| operation == op);
             plain(if marked {
                 "marked done".into()
             } else {
@@ -241,8 +232,8 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
     let columns = columns(&props.lanes);
     let rows = props.operations.iter().map(|op| {
         let tds = columns.iter().map(|column| {
-            let now = cell(&props.world, op, column);
-            let changed = props.previous.as_ref().is_some_and(|before| cell(before, op, column).text != now.text);
+            let now = cell(&props.world, &props.stages, op, column);
+            let changed = props.previous.as_ref().is_some_and(|before| cell(before, &props.stages, op, column).text != now.text);
             let duplicate = now.effects > 1;
             html! {
                 <td class={classes!(changed.then_some("changed"), duplicate.then_some("duplicate"))}>
@@ -306,19 +297,33 @@ mod tests {
     use super::*;
     use lab_engine::{Engine, Trace};
 
-    fn trace() -> Trace {
+    fn scenario(lesson: &str, variant: &str) -> lab_engine::Scenario {
         let course = crate::course::course();
-        let lesson = course.lesson("lost-reply").expect("lesson exists");
-        let variant = lesson.variant("reconcile").expect("variant exists");
-        Engine::run(variant.scenario.clone()).expect("runs")
+        let lesson = course.lesson(lesson).expect("lesson exists");
+        let variant = lesson.variant(variant).expect("variant exists");
+        variant.scenario.clone()
+    }
+
+    fn trace() -> Trace {
+        Engine::run(scenario("lost-reply", "reconcile")).expect("runs")
     }
 
     async fn render(trace: &Trace, world: World, previous: Option<World>) -> String {
+        render_operations(trace, world, previous, &["OP-001"]).await
+    }
+
+    async fn render_operations(
+        trace: &Trace,
+        world: World,
+        previous: Option<World>,
+        operations: &[&str],
+    ) -> String {
         let props = RecordTableProps {
             world,
             previous,
-            operations: vec!["OP-001".into()],
+            operations: operations.iter().map(|op| op.to_string()).collect(),
             lanes: trace.lanes.clone(),
+            stages: trace.stages.clone(),
             title: "Records".into(),
         };
         yew::LocalServerRenderer::<RecordTable>::with_props(props)
@@ -350,6 +355,38 @@ mod tests {
         let html = render(&trace, trace.initial.clone(), None).await;
         assert!(html.contains("no row") && html.contains("none"), "{html}");
         assert!(!html.contains("(changed)"));
+    }
+
+    /// The stages read in the order the trace gives, not the alphabet's
+    /// ("downstream_write" before "model_call").
+    #[tokio::test]
+    async fn stages_follow_the_traces_order() {
+        let trace = Engine::run(scenario("resume-stage", "resume")).expect("runs");
+        let last = trace.state_at(trace.len());
+        let op = last.journal.keys().next().expect("a journal row").clone();
+        let html = render_operations(&trace, last, None, &[&op]).await;
+        assert!(
+            html.contains("model_call, downstream_write, notification"),
+            "{html}"
+        );
+    }
+
+    /// The tracker column reads the operation the engine recorded, also under a key that does
+    /// not end with the operation's id (an auto-increment key, `notify:seq-1`).
+    #[tokio::test]
+    async fn the_tracker_column_reads_the_recorded_operation() {
+        let mut keyed = scenario("side-effect-keys", "tracker");
+        keyed.design.key = lab_engine::KeySource::AutoIncrement;
+        let op = keyed.operations[0].id.clone();
+        let trace = Engine::run(keyed).expect("runs");
+        let last = trace.state_at(trace.len());
+        assert!(
+            last.tracker.keys().all(|key| !key.ends_with(&op)),
+            "{:?}",
+            last.tracker
+        );
+        let html = render_operations(&trace, last, None, &[&op]).await;
+        assert!(html.contains("marked done"), "{html}");
     }
 
     #[test]

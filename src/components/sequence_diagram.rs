@@ -30,14 +30,6 @@ fn short(text: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
-/// The lane of an event's actor: a worker by its name, or a lane by its id (the provider).
-fn actor_lane(lanes: &[Lane], actor: &str) -> usize {
-    lanes
-        .iter()
-        .position(|lane| lane.label == actor || lane.id == actor)
-        .unwrap_or(0)
-}
-
 fn arrow(from: i32, to: i32, y: i32, label: &str, lost: bool) -> Html {
     let direction = if to >= from { 1 } else { -1 };
     // A lost message stops halfway, with a cross where it vanished.
@@ -79,14 +71,10 @@ fn arrow(from: i32, to: i32, y: i32, label: &str, lost: bool) -> Html {
 
 fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
     let top = HEADER_HEIGHT + index as i32 * ROW_HEIGHT;
-    let actor = lane_x(actor_lane(lanes, &event.actor));
-    let lane_of = |id: &str| {
-        lanes
-            .iter()
-            .position(|lane| lane.id == id)
-            .map(lane_x)
-            .unwrap_or(actor)
-    };
+    let position = |id: &str| lanes.iter().position(|lane| lane.id == id);
+    // The engine names the actor's lane; a trace always lists it.
+    let actor = lane_x(position(&event.lane).unwrap_or(0));
+    let lane_of = |id: &str| position(id).map(lane_x).unwrap_or(actor);
     let width = lanes.len() as i32 * LANE_WIDTH;
     let messages: Vec<Html> = event
         .messages

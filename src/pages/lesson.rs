@@ -490,11 +490,11 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
                     />
                     <Stepper frame={frame} total={frames.total()} ongo={go.clone()} playing={*playing} {ontoggleplay} {markers} {speed} {onspeed} />
                     <EventCard event={event} cursor={cursor} events={trace.len()} lanes={lane_names} />
-                    <RecordTable world={world} previous={previous} operations={operations.clone()} lanes={trace.lanes.clone()} />
+                    <RecordTable world={world} previous={previous} operations={operations.clone()} lanes={trace.lanes.clone()} stages={trace.stages.clone()} />
                     <SequenceDiagram trace={Rc::clone(&trace)} cursor={cursor} />
                     <div class="lab-pair">
                         <CodePanel code={trace.code.clone()} line={line} />
-                        <Invariants verdicts={trace.verdicts.clone()} cursor={cursor} ongoevent={ongoevent} />
+                        <Invariants verdicts={trace.verdicts_at(cursor)} ongoevent={ongoevent} />
                     </div>
                     <Switches
                         scenario={shown_scenario}

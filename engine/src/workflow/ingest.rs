@@ -170,7 +170,7 @@ impl Task {
         let key = self.start.key.clone();
         let log_key = format!("email:{key}");
         step.line = "send";
-        if ctx.scenario.design.tracker && ctx.world.tracker.contains(&log_key) {
+        if ctx.scenario.design.tracker && ctx.world.tracker.contains_key(&log_key) {
             step.messages = ctx.call(
                 "email",
                 format!("email {}", self.start.op),
@@ -203,7 +203,7 @@ impl Task {
             }
             Sent::Done { lost: false } => {
                 if ctx.scenario.design.tracker {
-                    ctx.world.insert_tracker(&log_key);
+                    ctx.world.insert_tracker(&log_key, &op);
                 }
                 step.outcome = match ctx.world.sink_effects("email", &op) {
                     1 => "email sent".into(),

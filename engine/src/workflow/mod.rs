@@ -139,6 +139,19 @@ impl WorkflowKind {
         }
     }
 
+    /// The stages a journal row records, in the order a run reaches them; none for a workflow
+    /// whose runs have no stages.
+    pub fn stages(self) -> &'static [&'static str] {
+        match self {
+            WorkflowKind::Pipeline => pipeline::STAGES,
+            WorkflowKind::Reserve
+            | WorkflowKind::WriteResult
+            | WorkflowKind::Charge
+            | WorkflowKind::Notify
+            | WorkflowKind::Ingest => &[],
+        }
+    }
+
     /// A fresh task for one run. The design decides its first step, so the first event is
     /// labelled with the action it really takes.
     pub(crate) fn start(self, start: Start, scenario: &Scenario) -> Task {

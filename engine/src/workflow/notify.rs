@@ -145,7 +145,7 @@ impl Flow for Task {
         step.flags.promises_unique_rows = design.unique;
         match self.pc {
             Pc::Check => {
-                let done = ctx.world.tracker.contains(&key);
+                let done = ctx.world.tracker.contains_key(&key);
                 let reply = if done { "done" } else { "not done" };
                 step.messages = ctx.call(
                     "tracker",
@@ -166,7 +166,7 @@ impl Flow for Task {
                 };
             }
             Pc::MarkBefore | Pc::MarkAfter => {
-                ctx.world.insert_tracker(&key);
+                ctx.world.insert_tracker(&key, &self.start.op);
                 step.messages = ctx.call(
                     "tracker",
                     format!("mark_done {key}"),

@@ -51,10 +51,13 @@ pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
     (Action::Return, INSTEAD_OF_STEP),
 ];
 
-/// The stages, in order, as the journal names them.
+/// The stages, as the journal names them.
 const MODEL: &str = "model_call";
 const WRITE: &str = "downstream_write";
 const NOTIFY: &str = "notification";
+
+/// The stages in the order an item runs them.
+pub(crate) const STAGES: &[&str] = &[MODEL, WRITE, NOTIFY];
 
 /// Seed 000's `build_retry_batch`: every record except those whose previous result succeeded.
 /// A record never attempted is retried; one that failed is retried; one that succeeded never is.
@@ -296,7 +299,7 @@ impl Task {
         step.line = "notify";
         let key = format!("notify:{}", self.start.key);
         let guarded = ctx.scenario.design.tracker;
-        if guarded && ctx.world.tracker.contains(&key) {
+        if guarded && ctx.world.tracker.contains_key(&key) {
             step.messages = ctx.call(
                 "notification",
                 format!("notify {}", self.start.op),
@@ -330,7 +333,7 @@ impl Task {
             }
             Sent::Done { lost: false } => {
                 if guarded {
-                    ctx.world.insert_tracker(&key);
+                    ctx.world.insert_tracker(&key, &op);
                 }
                 step.outcome = match ctx.world.sink_effects("notification", &op) {
                     1 => "notification sent".into(),
