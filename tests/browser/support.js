@@ -333,15 +333,56 @@ export function expectedCells(state, op) {
 }
 
 /**
+ * The state after every event of a trace, rebuilt from its format-2 JSON the way engine/TRACE.md
+ * says (initial state, then each event's changes, tick = event.tick + 1): written here from the
+ * document, not from the engine's code, so the browser tests also check that the document and
+ * the format agree. states[0] is the initial state; states[n] the state after event n.
+ */
+export function traceStates(trace) {
+  const copy = (value) => structuredClone(value);
+  const state = copy(trace.initial);
+  const states = [copy(state)];
+  const row = (rowid) => state.table.rows.findIndex((candidate) => candidate.rowid === rowid);
+  for (const event of trace.events) {
+    for (const change of event.changes) {
+      switch (change.change) {
+        case 'job': state.journal[change.row.id] = change.row; break;
+        case 'provider': state.provider.push(change.record); break;
+        case 'key_expired': for (const at of change.records) state.provider[at].key_expired = true; break;
+        case 'in_flight': state.in_flight.push(change.request); break;
+        case 'landed': state.in_flight.splice(change.position, 1); break;
+        case 'row': state.table.rows.push(change.row); break;
+        case 'row_deleted': state.table.rows.splice(row(change.rowid), 1); break;
+        case 'row_value': state.table.rows[row(change.rowid)].value = change.value; break;
+        case 'dedup': if (!state.table.dedup.includes(change.key)) { state.table.dedup.push(change.key); state.table.dedup.sort(); } break;
+        case 'tracker': if (!(change.key in state.tracker)) state.tracker[change.key] = change.operation; break;
+        case 'effect': state.effects.push(change.effect); break;
+        case 'model_calls': state.model_calls = change.value; break;
+        case 'progress': state.progress = change.value; break;
+        case 'deepest_calls': state.deepest_calls = change.value; break;
+        case 'cancelled': state.cancelled = true; break;
+        case 'worker': Object.assign(state.workers[change.worker], { state: change.state, op: change.op, run: change.run }); break;
+        case 'result': state.workers[change.worker].results.push(change.result); break;
+        default: throw new Error(`event ${event.index}: a change of unknown kind ${JSON.stringify(change)}`);
+      }
+    }
+    state.tick = event.tick + 1;
+    states.push(copy(state));
+  }
+  return states;
+}
+
+/**
  * Every frame of the lesson: the variants play one after another, each contributing
  * events.length + 1 frames (cursor 0 is the initial state). The URL step is frame + 1.
  */
 export function lessonFrames(traces, op) {
   const frames = [];
   traces.forEach((trace, variant) => {
+    const states = traceStates(trace);
     for (let cursor = 0; cursor <= trace.events.length; cursor += 1) {
-      const state = cursor === 0 ? trace.initial : trace.events[cursor - 1].state;
-      const previous = cursor === 0 ? null : cursor === 1 ? trace.initial : trace.events[cursor - 2].state;
+      const state = states[cursor];
+      const previous = cursor === 0 ? null : states[cursor - 1];
       frames.push({
         step: frames.length + 1,
         variant,
