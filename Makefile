@@ -44,9 +44,11 @@ test-browser:
 lessons:
 	cargo run --quiet -p lab -- check lessons
 
-bench:
+## Figures, natively and in Chromium (wasm): events/s at three sizes, seeks, the explorer.
+bench: setup build
 	cargo bench -p lab-engine --bench engine
-	cargo bench -p lab-engine --bench explore
+	cargo bench -p lab-engine --bench explore | tee target/bench-explore.txt
+	cd tests/browser && BENCH_NATIVE=../../target/bench-explore.txt node bench-wasm.js
 
 clean:
 	cargo clean

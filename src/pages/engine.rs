@@ -1,31 +1,92 @@
-//! "Engine performance": how fast this browser runs the engine, at three sizes of the same batch
-//! `make bench` measures natively. For an instructor checking a laptop before a class, and for the
-//! browser test that a 10,000-record scenario runs in a tab.
+//! "Engine performance": how fast this browser runs the engine. The same measurements `make bench`
+//! takes natively: whole traces of the reference batch at three sizes, and the explorer over the
+//! course's largest lesson. For an instructor checking a laptop before a class, and for the
+//! browser tests (a 10,000-record scenario runs in a tab; the explorer's rate in wasm).
+
+use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
-use lab_engine::{BatchSpec, Engine};
+use lab_engine::{BatchSpec, Budget, Engine, Explorer, Scenario};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::route::Route;
 
-/// The sizes measured, in order.
+/// The batch sizes measured, in order.
 const SIZES: [u32; 3] = [100, 1_000, 10_000];
+/// The explorer's budgets measured, in order (faults; preemptions are always 2).
+const FAULT_BUDGETS: [u32; 2] = [1, 2];
+/// The lesson and design the explorer measures: the course's largest scenario.
+const EXPLORED: (&str, &str) = ("review", "safe");
+/// A size is run until this much time has passed (at least once), and the best run counts.
+const MEASURE_MILLISECONDS: f64 = 150.0;
+/// Explorer transitions per slice: short enough to keep the page responsive.
+const SLICE_TRANSITIONS: u32 = 4_000;
 
-/// One measured run.
+/// One measured batch.
 #[derive(Clone, Debug, PartialEq)]
-struct Measured {
+struct Batch {
     records: u32,
     events: u32,
+    /// The fastest run, in milliseconds.
     milliseconds: f64,
 }
 
+/// One measured exploration.
 #[derive(Clone, Debug, PartialEq)]
+struct Explored {
+    faults_max: u32,
+    schedules: u64,
+    states: u64,
+    transitions: u64,
+    milliseconds: f64,
+    complete: bool,
+}
+
+/// Where the measurement is.
+#[derive(Clone)]
 enum Status {
     Idle,
-    Running { done: Vec<Measured> },
-    Finished { done: Vec<Measured> },
-    Failed { message: String },
+    Batches,
+    Exploring {
+        explorer: Rc<std::cell::RefCell<Explorer>>,
+        /// Milliseconds spent in the explorer, and slices taken (so each slice is a new state).
+        spent: f64,
+        slices: u32,
+    },
+    Finished,
+    Failed(String),
+}
+
+impl PartialEq for Status {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                Status::Exploring {
+                    explorer: a,
+                    slices: x,
+                    ..
+                },
+                Status::Exploring {
+                    explorer: b,
+                    slices: y,
+                    ..
+                },
+            ) => Rc::ptr_eq(a, b) && x == y,
+            (Status::Idle, Status::Idle)
+            | (Status::Batches, Status::Batches)
+            | (Status::Finished, Status::Finished) => true,
+            (Status::Failed(a), Status::Failed(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, PartialEq)]
+struct Run {
+    status: Status,
+    batches: Vec<Batch>,
+    explored: Vec<Explored>,
 }
 
 /// Milliseconds from a monotonic clock; the wall clock where a browser lacks one.
@@ -35,79 +96,208 @@ fn now_milliseconds() -> f64 {
         .map_or_else(js_sys::Date::now, |performance| performance.now())
 }
 
-/// Builds the whole trace of the reference batch at `records`, as the lesson player would.
-fn measure(records: u32) -> Result<Measured, String> {
+/// Builds the whole trace of the reference batch at `records`, as the lesson player would,
+/// repeatedly for a short while; the fastest run counts (the first one also warms the engine).
+fn measure_batch(records: u32) -> Result<Batch, String> {
     let scenario = BatchSpec::reference(records).scenario();
-    let start = now_milliseconds();
-    let trace = Engine::run(scenario).map_err(|error| error.to_string())?;
-    let milliseconds = now_milliseconds() - start;
-    Ok(Measured {
+    let started = now_milliseconds();
+    let mut best = f64::INFINITY;
+    let mut events = 0;
+    while best.is_infinite() || now_milliseconds() - started < MEASURE_MILLISECONDS {
+        let start = now_milliseconds();
+        let trace = Engine::run(scenario.clone()).map_err(|error| error.to_string())?;
+        best = best.min(now_milliseconds() - start);
+        events = trace.len();
+    }
+    Ok(Batch {
         records,
-        events: trace.len(),
-        milliseconds,
+        events,
+        milliseconds: best,
     })
+}
+
+/// The scenario of the lesson design the explorer measures.
+fn explored_scenario() -> Option<Scenario> {
+    let course = crate::course::course();
+    let lesson = course.lesson(EXPLORED.0)?;
+    let variant = lesson
+        .variants
+        .iter()
+        .find(|variant| variant.id == EXPLORED.1)?;
+    Some(variant.scenario.clone())
+}
+
+fn explorer_for(faults_max: u32) -> Result<Explorer, String> {
+    let scenario = explored_scenario().ok_or("the course has no lesson review / safe")?;
+    let budget = Budget {
+        faults_max,
+        preemptions_max: 2,
+        ..Budget::default()
+    };
+    Explorer::new(scenario, budget).map_err(|error| error.to_string())
+}
+
+/// Takes the next piece of work and returns the run after it.
+fn advance(run: Run) -> Run {
+    match run.status.clone() {
+        Status::Batches => match measure_batch(SIZES[run.batches.len()]) {
+            Ok(batch) => {
+                let mut batches = run.batches;
+                batches.push(batch);
+                if batches.len() < SIZES.len() {
+                    return Run { batches, ..run };
+                }
+                match explorer_for(FAULT_BUDGETS[0]) {
+                    Ok(explorer) => Run {
+                        status: Status::Exploring {
+                            explorer: Rc::new(std::cell::RefCell::new(explorer)),
+                            spent: 0.0,
+                            slices: 0,
+                        },
+                        batches,
+                        ..run
+                    },
+                    Err(message) => Run {
+                        status: Status::Failed(message),
+                        batches,
+                        ..run
+                    },
+                }
+            }
+            Err(message) => Run {
+                status: Status::Failed(message),
+                ..run
+            },
+        },
+        Status::Exploring {
+            explorer,
+            spent,
+            slices,
+        } => {
+            let start = now_milliseconds();
+            let finished = explorer.borrow_mut().advance(SLICE_TRANSITIONS);
+            let spent = spent + (now_milliseconds() - start);
+            if !finished {
+                return Run {
+                    status: Status::Exploring {
+                        explorer,
+                        spent,
+                        slices: slices + 1,
+                    },
+                    ..run
+                };
+            }
+            let report = explorer.borrow().report();
+            let mut explored = run.explored;
+            explored.push(Explored {
+                faults_max: report.faults_max,
+                schedules: report.schedules,
+                states: report.states,
+                transitions: report.transitions,
+                milliseconds: spent,
+                complete: report.complete,
+            });
+            let status = match FAULT_BUDGETS.get(explored.len()) {
+                None => Status::Finished,
+                Some(&faults_max) => match explorer_for(faults_max) {
+                    Ok(explorer) => Status::Exploring {
+                        explorer: Rc::new(std::cell::RefCell::new(explorer)),
+                        spent: 0.0,
+                        slices: 0,
+                    },
+                    Err(message) => Status::Failed(message),
+                },
+            };
+            Run {
+                status,
+                explored,
+                ..run
+            }
+        }
+        Status::Idle | Status::Finished | Status::Failed(_) => run,
+    }
 }
 
 #[component]
 pub fn EnginePage() -> Html {
-    let status = use_state(|| Status::Idle);
-    // One size per timeout, so the page repaints between sizes and says what it is doing.
+    let run = use_state(|| Run {
+        status: Status::Idle,
+        batches: Vec::new(),
+        explored: Vec::new(),
+    });
+    // One piece of work per timeout, so the page repaints and stays responsive between them.
     {
-        let status = status.clone();
-        use_effect_with((*status).clone(), move |current| {
-            let mut pending = None;
-            if let Status::Running { done } = current {
-                let done = done.clone();
-                pending = Some(Timeout::new(30, move || {
-                    let records = SIZES[done.len()];
-                    let next = match measure(records) {
-                        Ok(measured) => {
-                            let mut done = done;
-                            done.push(measured);
-                            if done.len() == SIZES.len() {
-                                Status::Finished { done }
-                            } else {
-                                Status::Running { done }
-                            }
-                        }
-                        Err(message) => Status::Failed { message },
-                    };
-                    status.set(next);
-                }));
-            }
+        let setter = run.clone();
+        use_effect_with((*run).clone(), move |current| {
+            let busy = matches!(current.status, Status::Batches | Status::Exploring { .. });
+            let pending = busy.then(|| {
+                let current = current.clone();
+                Timeout::new(10, move || setter.set(advance(current)))
+            });
             move || drop(pending)
         });
     }
     let onrun = {
-        let status = status.clone();
-        Callback::from(move |_| status.set(Status::Running { done: Vec::new() }))
+        let run = run.clone();
+        Callback::from(move |_| {
+            run.set(Run {
+                status: Status::Batches,
+                batches: Vec::new(),
+                explored: Vec::new(),
+            })
+        })
     };
-    let running = matches!(*status, Status::Running { .. });
-    let (done, message) = match &*status {
-        Status::Idle => (Vec::new(), String::new()),
-        Status::Running { done } => (
-            done.clone(),
-            format!(
-                "Running {} records…",
-                thousands(SIZES[done.len().min(SIZES.len() - 1)])
-            ),
+    let oncancel = {
+        let run = run.clone();
+        Callback::from(move |_| {
+            run.set(Run {
+                status: Status::Failed("Cancelled.".into()),
+                ..(*run).clone()
+            })
+        })
+    };
+    let busy = matches!(run.status, Status::Batches | Status::Exploring { .. });
+    let message = match &run.status {
+        Status::Idle => String::new(),
+        Status::Batches => format!(
+            "Running {} records…",
+            thousands(u64::from(SIZES[run.batches.len().min(SIZES.len() - 1)]))
         ),
-        Status::Finished { done } => {
-            let message = growth(done);
-            (done.clone(), message)
+        Status::Exploring { explorer, .. } => {
+            let progress = explorer.borrow().progress();
+            format!(
+                "Exploring with up to {} faults: {} states so far…",
+                FAULT_BUDGETS[run.explored.len().min(FAULT_BUDGETS.len() - 1)],
+                thousands(progress.states)
+            )
         }
-        Status::Failed { message } => (Vec::new(), format!("The run failed: {message}")),
+        Status::Finished => growth(&run.batches),
+        Status::Failed(message) => message.clone(),
     };
-    let rows = done.iter().map(|measured| {
-        let per_second = f64::from(measured.events) / (measured.milliseconds / 1000.0).max(1e-9);
-        let per_event = measured.milliseconds * 1000.0 / f64::from(measured.events.max(1));
+    let batch_rows = run.batches.iter().map(|batch| {
+        let per_second = f64::from(batch.events) / (batch.milliseconds / 1000.0).max(1e-9);
+        let per_event = batch.milliseconds * 1000.0 / f64::from(batch.events.max(1));
         html! {
             <tr>
-                <th scope="row">{ thousands(measured.records) }</th>
-                <td>{ thousands(measured.events) }</td>
-                <td>{ format!("{:.0}", measured.milliseconds) }</td>
-                <td>{ thousands(per_second.round() as u32) }</td>
+                <th scope="row">{ thousands(u64::from(batch.records)) }</th>
+                <td>{ thousands(u64::from(batch.events)) }</td>
+                <td>{ format!("{:.1}", batch.milliseconds) }</td>
+                <td>{ thousands(per_second.round() as u64) }</td>
                 <td>{ format!("{per_event:.2}") }</td>
+            </tr>
+        }
+    });
+    let explored_rows = run.explored.iter().map(|explored| {
+        let per_second = explored.schedules as f64 / (explored.milliseconds / 1000.0).max(1e-9);
+        html! {
+            <tr>
+                <th scope="row">{ budget_name(explored.faults_max) }</th>
+                <td>{ thousands(explored.schedules) }</td>
+                <td>{ thousands(explored.states) }</td>
+                <td>{ thousands(explored.transitions) }</td>
+                <td>{ format!("{:.0}", explored.milliseconds) }</td>
+                <td>{ thousands(per_second.round() as u64) }</td>
+                <td>{ if explored.complete { "yes" } else { "no: cut at its budget" } }</td>
             </tr>
         }
     });
@@ -115,16 +305,21 @@ pub fn EnginePage() -> Html {
         <main id="main" tabindex="-1" class="page engine-page">
             <h1>{ "Engine performance" }</h1>
             <p>
-                { "How fast this browser runs the lab's engine. Each run builds the whole trace of a batch of reservations shared by two workers, with a lost reply and a busy provider each striking 5% of submits: the same batch " }
-                <code>{ "make bench" }</code>{ " measures natively. Nothing is sent anywhere." }
+                { "How fast this browser runs the lab's engine: the measurements " }
+                <code>{ "make bench" }</code>
+                { " takes natively. First, whole traces of a batch of reservations shared by two workers, with a lost reply and a busy provider each striking 5% of submits. Then the explorer checks every schedule of the course's largest lesson (the review, safe design). Nothing is sent anywhere." }
             </p>
             <p>
-                <button type="button" onclick={onrun} disabled={running}>{ "Run the measurement" }</button>
+                <button type="button" onclick={onrun} disabled={busy}>{ "Run the measurement" }</button>
+                if busy {
+                    { " " }
+                    <button type="button" onclick={oncancel}>{ "Cancel" }</button>
+                }
             </p>
             <p role="status" aria-live="polite">{ message }</p>
-            if !done.is_empty() {
+            if !run.batches.is_empty() {
                 <table class="engine-figures">
-                    <caption>{ "Building the whole trace, by size of the batch" }</caption>
+                    <caption>{ "Building the whole trace, by size of the batch (fastest run)" }</caption>
                     <thead>
                         <tr>
                             <th scope="col">{ "Records" }</th>
@@ -134,7 +329,24 @@ pub fn EnginePage() -> Html {
                             <th scope="col">{ "Time per event (µs)" }</th>
                         </tr>
                     </thead>
-                    <tbody>{ for rows }</tbody>
+                    <tbody>{ for batch_rows }</tbody>
+                </table>
+            }
+            if !run.explored.is_empty() {
+                <table class="engine-figures">
+                    <caption>{ "Exploring every schedule of the review lesson's safe design" }</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "Budget" }</th>
+                            <th scope="col">{ "Schedules" }</th>
+                            <th scope="col">{ "Distinct states" }</th>
+                            <th scope="col">{ "Transitions" }</th>
+                            <th scope="col">{ "Time (ms)" }</th>
+                            <th scope="col">{ "Schedules per second" }</th>
+                            <th scope="col">{ "Complete" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>{ for explored_rows }</tbody>
                 </table>
             }
             <p><Link<Route> to={Route::Home}>{ "Back to the course map" }</Link<Route>></p>
@@ -142,22 +354,28 @@ pub fn EnginePage() -> Html {
     }
 }
 
+/// "1 fault, 2 preemptions".
+fn budget_name(faults_max: u32) -> String {
+    let plural = if faults_max == 1 { "" } else { "s" };
+    format!("{faults_max} fault{plural}, 2 preemptions")
+}
+
 /// How the time per event grew from the smallest size to the largest.
-fn growth(done: &[Measured]) -> String {
-    let per_event = |measured: &Measured| measured.milliseconds / f64::from(measured.events.max(1));
-    match (done.first(), done.last()) {
-        (Some(first), Some(last)) if done.len() > 1 => format!(
+fn growth(batches: &[Batch]) -> String {
+    let per_event = |batch: &Batch| batch.milliseconds / f64::from(batch.events.max(1));
+    match (batches.first(), batches.last()) {
+        (Some(first), Some(last)) if batches.len() > 1 => format!(
             "Done. The time per event at {} records is {:.2} times that at {} records (1.00 would be perfectly linear).",
-            thousands(last.records),
+            thousands(u64::from(last.records)),
             per_event(last) / per_event(first).max(1e-12),
-            thousands(first.records)
+            thousands(u64::from(first.records))
         ),
         _ => "Done.".to_string(),
     }
 }
 
 /// 10000 as "10,000".
-fn thousands(value: u32) -> String {
+fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (position, digit) in digits.chars().enumerate() {
