@@ -49,6 +49,13 @@ bench: setup build
 	cargo bench -p lab-engine --bench engine
 	cargo bench -p lab-engine --bench explore | tee target/bench-explore.txt
 	cd tests/browser && BENCH_NATIVE=../../target/bench-explore.txt node bench-wasm.js
+	@cargo build --release -q -p lab
+	@for records in 100 1000 10000; do \
+	  target/release/lab generate --records $$records > target/batch-$$records.toml; \
+	  if [ -x /usr/bin/time ]; then \
+	    /usr/bin/time -f "lab run, $$records records: %e s, peak memory %M KB" target/release/lab run target/batch-$$records.toml > /dev/null; \
+	  else echo "lab run, $$records records: install Debian's time package to measure its peak memory"; fi; \
+	done
 
 clean:
 	cargo clean

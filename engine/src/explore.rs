@@ -263,6 +263,15 @@ impl Explorer {
         true
     }
 
+    /// Cuts the search where it is (a caller's clock ran out, or the learner cancelled): the
+    /// report then counts what was explored and says it is incomplete.
+    pub fn stop(&mut self) {
+        if !self.finished {
+            self.unwind();
+            self.finished = true;
+        }
+    }
+
     /// Runs the whole search and returns its report.
     pub fn run(scenario: Scenario, budget: Budget) -> Result<Report, ScenarioError> {
         let mut explorer = Explorer::new(scenario, budget)?;

@@ -17,10 +17,11 @@ use lab_engine::{Engine, Explorer, Report, Scenario, Trace};
 
 const USAGE: &str = "usage:
   lab run FILE [--seed N] [--json] [--variant ID]   run a scenario or a lesson's variants
-  lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--kinds F,F] [--json]
+  lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--kinds F,F] [--seconds S] [--json]
                                                     explore every schedule within K injected
                                                     faults (of kinds F) and P preemptions
-                                                    (default: the lesson's budget, else 2 and 2)
+                                                    (default: the lesson's budget, else 2 and 2),
+                                                    for at most S seconds per variant
   lab check [DIR]                                   check every lesson in DIR (default: lessons),
                                                     exploring each variant within its budget
   lab generate [--records N] [--workers K] [--workflow W] [--seed S]
@@ -296,6 +297,8 @@ struct ExploreOptions {
     faults: Option<u32>,
     preemptions: Option<u32>,
     kinds: Option<Vec<lab_engine::FaultKind>>,
+    /// Wall-clock time for each variant's search.
+    seconds: Option<u32>,
     json: bool,
 }
 
@@ -306,6 +309,7 @@ fn parse_explore(args: &[String]) -> Result<ExploreOptions, String> {
         faults: None,
         preemptions: None,
         kinds: None,
+        seconds: None,
         json: false,
     };
     let number = |flag: &str, value: Option<&String>| -> Result<u32, String> {
@@ -320,6 +324,7 @@ fn parse_explore(args: &[String]) -> Result<ExploreOptions, String> {
             "--json" => options.json = true,
             "--faults" => options.faults = Some(number("--faults", rest.next())?),
             "--preemptions" => options.preemptions = Some(number("--preemptions", rest.next())?),
+            "--seconds" => options.seconds = Some(number("--seconds", rest.next())?),
             "--kinds" => {
                 let list = rest
                     .next()
@@ -375,7 +380,7 @@ fn explore(args: &[String]) -> ExitCode {
         if let Some(kinds) = &options.kinds {
             budget.kinds = kinds.clone();
         }
-        let found = match Explorer::run(target.scenario.clone(), budget.budget()) {
+        let found = match explore_for(target.scenario.clone(), &budget, options.seconds) {
             Ok(found) => found,
             Err(error) => {
                 return report(&[LessonError {
@@ -397,6 +402,24 @@ fn explore(args: &[String]) -> ExitCode {
     }
     // As with `lab run`: a counterexample is a finding about the design, not a tool failure.
     ExitCode::SUCCESS
+}
+
+/// Explores within the budget, and within `seconds` of wall-clock time when given: the engine has
+/// no clock, so the search runs in slices and this side of it watches the time.
+fn explore_for(
+    scenario: Scenario,
+    budget: &Explore,
+    seconds: Option<u32>,
+) -> Result<Report, lab_engine::ScenarioError> {
+    let mut explorer = Explorer::new(scenario, budget.budget())?;
+    let deadline = seconds
+        .map(|seconds| std::time::Instant::now() + std::time::Duration::from_secs(seconds.into()));
+    while !explorer.advance(20_000) {
+        if deadline.is_some_and(|deadline| std::time::Instant::now() >= deadline) {
+            explorer.stop();
+        }
+    }
+    Ok(explorer.report())
 }
 
 fn kind_name(kind: Option<VariantKind>) -> Option<&'static str> {
@@ -461,7 +484,7 @@ fn print_explored(target: &Target, budget: &Explore, found: &Report) -> std::io:
     let complete = if found.complete {
         "every schedule"
     } else {
-        "CUT SHORT by the transition limit"
+        "INCOMPLETE: cut short by the time or transition limit; these are the schedules explored"
     };
     writeln!(
         out,
