@@ -3,10 +3,13 @@
 //! A deterministic, sans-IO simulation of workers, a local journal, a database table, an
 //! idempotency tracker, side-effect sinks and a remote provider, with faults injected on purpose.
 //! A [`Scenario`] goes in; [`Engine::step`] produces one [`Event`] at a time; [`Engine::run`]
-//! returns the whole [`Trace`], with the full state after every event and a verdict on every
-//! [`Invariant`]. There is no clock and no IO: time is a tick counter, and the one RNG is a
-//! seeded SplitMix64, so the same scenario gives the same trace, byte for byte, natively and in
-//! WebAssembly.
+//! returns the whole [`Trace`]: what every event changed, any state on demand
+//! ([`Trace::state_at`]) and a verdict on every [`Invariant`]. A step costs the same at 10
+//! records as at 10,000: lookups go through indexes and invariants are checked on what the step
+//! touched. [`Explorer`] checks every placement of up to K faults and every interleaving within P
+//! preemptions, and returns the shortest counterexample as a scenario to replay. There is no
+//! clock and no IO: time is a tick counter, and the one RNG is a seeded SplitMix64, so the same
+//! scenario gives the same trace, byte for byte, natively and in WebAssembly.
 
 mod engine;
 mod error;
