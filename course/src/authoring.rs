@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use lab_engine::{Action, Engine, Invariant, Trace};
-use pulldown_cmark::{html, CowStr, Event, Options, Parser};
+use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -757,6 +757,15 @@ fn compile_steps(
                 }
                 previous = here;
                 let questions = compile_questions(path, text, step, errors);
+                check_addresses(path, text, offset, &step.text, errors);
+                for question in &step.questions {
+                    let offset = question.prompt.span().start;
+                    check_addresses(path, text, offset, question.prompt.get_ref(), errors);
+                    for option in &question.options {
+                        check_addresses(path, text, offset, &option.text, errors);
+                        check_addresses(path, text, offset, &option.explain, errors);
+                    }
+                }
                 if let Some(try_it) = &step.try_it {
                     if let Err(message) = check_try(try_it.get_ref(), &variants[variant]) {
                         let message = format!("step \"{}\": try: {message}", step.title);
@@ -781,6 +790,26 @@ fn compile_steps(
         }
     }
     steps
+}
+
+/// Refuses unsafe link and image addresses in `markdown`, a text of the lesson file `text` that
+/// starts after `offset`: each error names the line where the address is written (found by
+/// searching the file from `offset`, else the line of `offset`).
+fn check_addresses(
+    path: &Path,
+    text: &str,
+    offset: usize,
+    markdown: &str,
+    errors: &mut Vec<LessonError>,
+) {
+    for (start, why) in unsafe_addresses(markdown) {
+        let snippet: String = markdown[start..].chars().take(12).collect();
+        let found = text
+            .get(offset..)
+            .and_then(|rest| rest.find(&snippet))
+            .map_or(offset, |position| offset + position);
+        errors.push(at(path, text, found, why));
+    }
 }
 
 fn compile_questions(
@@ -1060,17 +1089,144 @@ pub fn plain_text(source: &str) -> String {
     out
 }
 
+/// The parser's events with nothing that could run or fetch: raw HTML becomes text, and a link
+/// or image whose address is not safe (see [`unsafe_address`]) becomes its plain text. The
+/// checker refuses such addresses with file and line; this is the second line of defence.
 fn safe_events(source: &str) -> impl Iterator<Item = Event<'_>> {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    Parser::new_ext(source, options).map(|event| match event {
-        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(CowStr::from(raw.into_string())),
-        other => other,
+    // For each open link or image, whether its tags were dropped.
+    let mut dropped: Vec<bool> = Vec::new();
+    Parser::new_ext(source, options).filter_map(move |event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => {
+            Some(Event::Text(CowStr::from(raw.into_string())))
+        }
+        Event::Start(Tag::Link { ref dest_url, .. }) => {
+            let drop = unsafe_address(dest_url, false).is_some();
+            dropped.push(drop);
+            (!drop).then_some(event)
+        }
+        Event::Start(Tag::Image { ref dest_url, .. }) => {
+            let drop = unsafe_address(dest_url, true).is_some();
+            dropped.push(drop);
+            (!drop).then_some(event)
+        }
+        Event::End(TagEnd::Link | TagEnd::Image) => {
+            let drop = dropped.pop().unwrap_or(false);
+            (!drop).then_some(event)
+        }
+        other => Some(other),
     })
+}
+
+/// Why an address may not appear in a lesson, or `None` when it may. A link may be relative
+/// (including the app's own `#/…` routes), `https:` or `mailto:`; an image only relative, so a
+/// lesson never fetches from elsewhere. Checked as a browser reads it: after entity decoding
+/// (the Markdown parser's), with whitespace and control characters removed, in any letter case.
+pub fn unsafe_address(address: &str, image: bool) -> Option<String> {
+    let cleaned: String = address
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase()
+        // Browsers read a backslash as a slash in web addresses: `/\\host` means `//host`.
+        .replace('\\', "/");
+    let scheme = cleaned
+        .find(|c: char| matches!(c, ':' | '/' | '?' | '#'))
+        .filter(|&end| cleaned[end..].starts_with(':'))
+        .map(|end| &cleaned[..end]);
+    let elsewhere = cleaned.starts_with("//");
+    match (scheme, image) {
+        (None, _) if !elsewhere => None,
+        (None, true) => Some(format!("image \"{address}\" would load from another host; images must be files beside the lesson (a relative address)")),
+        (None, false) => Some(format!("link \"{address}\" has no scheme but names another host; write https://…")),
+        (Some(_), true) => Some(format!("image \"{address}\" is not a relative address; images must be files beside the lesson, never fetched from elsewhere")),
+        (Some("https" | "mailto"), false) => None,
+        (Some(scheme), false) => Some(format!("link \"{address}\" uses {scheme}:, which is not allowed; links may be relative, #/…, https: or mailto:")),
+    }
+}
+
+/// Every unsafe link or image address in a Markdown text: the reason, and the byte offset in
+/// the text where its markup starts.
+pub fn unsafe_addresses(source: &str) -> Vec<(usize, String)> {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    Parser::new_ext(source, options)
+        .into_offset_iter()
+        .filter_map(|(event, range)| match event {
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                unsafe_address(&dest_url, false).map(|why| (range.start, why))
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                unsafe_address(&dest_url, true).map(|why| (range.start, why))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_safe_addresses_are_allowed() {
+        for allowed in [
+            "https://example.org/x",
+            "HTTPS://example.org",
+            "mailto:teacher@example.org",
+            "#/lesson/lost-reply",
+            "other-lesson.md",
+            "./notes/a.txt?x=1#y",
+        ] {
+            assert_eq!(unsafe_address(allowed, false), None, "{allowed}");
+        }
+        for refused in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            " java\tscript:alert(1)",
+            "java\u{0}script:alert(1)",
+            "data:text/html,<b>x</b>",
+            "vbscript:x",
+            "http://example.org",
+            "//evil.example",
+            "/\\evil.example",
+            "file:///etc/passwd",
+        ] {
+            assert!(unsafe_address(refused, false).is_some(), "{refused:?}");
+        }
+        assert_eq!(unsafe_address("diagram.svg", true), None);
+        for refused in [
+            "https://example.org/a.png",
+            "//cdn.example/a.png",
+            "data:image/png;base64,AA",
+        ] {
+            assert!(unsafe_address(refused, true).is_some(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn unsafe_links_render_as_text_and_are_reported() {
+        let source =
+            "[a](javascript:alert(1)) [b](&#106;avascript:alert(2)) <javascript:alert(3)> \
+                      [c](https://example.org) ![d](https://example.org/x.png) ![e](e.png)";
+        let html = markdown(source);
+        assert!(!html.to_lowercase().contains("href=\"javascript"), "{html}");
+        assert!(!html.contains("<a href=\"&"), "{html}");
+        assert!(!html.contains("example.org/x.png"), "{html}");
+        assert!(
+            html.contains("<a href=\"https://example.org\">c</a>"),
+            "{html}"
+        );
+        assert!(html.contains("<img src=\"e.png\" alt=\"e\""), "{html}");
+        assert!(
+            html.contains('a') && html.contains('d'),
+            "the text stays: {html}"
+        );
+        let found: Vec<String> = unsafe_addresses(source)
+            .into_iter()
+            .map(|(_, why)| why)
+            .collect();
+        assert_eq!(found.len(), 4, "{found:?}");
+    }
 
     #[test]
     fn raw_html_is_escaped() {

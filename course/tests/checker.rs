@@ -128,3 +128,32 @@ fn a_fault_the_workflow_does_not_declare_is_an_error_at_each_variant_line() {
         );
     }
 }
+
+#[test]
+fn an_unsafe_link_or_image_is_an_error_at_its_line() {
+    let dir = course_with("links", |text| {
+        text.replacen(
+            "`OP-001`. Before calling out,",
+            "`OP-001`. Before [calling](&#106;ava&#x09;script:alert(1)) out,\n![a chart](https://example.org/chart.png)",
+            1,
+        )
+    });
+    let found = errors(&dir);
+    assert_eq!(found.len(), 2, "{found:?}");
+    let lines: Vec<String> = fs::read_to_string(dir.join("01-lost-reply.toml"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let line_of = |needle: &str| lines.iter().position(|line| line.contains(needle)).unwrap() + 1;
+    assert!(
+        found[0].contains(&format!("01-lost-reply.toml:{}:", line_of("[calling]")))
+            && found[0].contains("not allowed"),
+        "{found:?}"
+    );
+    assert!(
+        found[1].contains(&format!("01-lost-reply.toml:{}:", line_of("![a chart]")))
+            && found[1].contains("image"),
+        "{found:?}"
+    );
+}
