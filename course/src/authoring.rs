@@ -1131,7 +1131,7 @@ pub fn unsafe_address(address: &str, image: bool) -> Option<String> {
         // Browsers read a backslash as a slash in web addresses: `/\\host` means `//host`.
         .replace('\\', "/");
     let scheme = cleaned
-        .find(|c: char| matches!(c, ':' | '/' | '?' | '#'))
+        .find([':', '/', '?', '#'])
         .filter(|&end| cleaned[end..].starts_with(':'))
         .map(|end| &cleaned[..end]);
     let elsewhere = cleaned.starts_with("//");
