@@ -16,5 +16,31 @@ fn main() {
     if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
         boot.remove();
     }
+    route_hash_only();
     yew::Renderer::<app::App>::new().render();
+}
+
+/// Every address the router reads has a route in its hash. A hash that is not one (`#foo`, typed
+/// or from an old link) would make the router throw; it becomes `#/foo` instead, which the router
+/// shows as "Page not found". Checked now and, before the router hears of it, on every change.
+fn route_hash_only() {
+    fn fix() {
+        let window = gloo::utils::window();
+        let Ok(hash) = window.location().hash() else {
+            return;
+        };
+        if hash.len() > 1 && !hash.starts_with("#/") {
+            let route = format!("#/{}", &hash[1..]);
+            if let Ok(history) = window.history() {
+                let _ =
+                    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route));
+            }
+        }
+    }
+    fix();
+    let window = gloo::utils::window();
+    // Registered before the router's own listeners, so these run first.
+    for event in ["popstate", "hashchange"] {
+        gloo::events::EventListener::new(&window, event, |_| fix()).forget();
+    }
 }

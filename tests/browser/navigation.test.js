@@ -122,6 +122,24 @@ describe('navigation', () => {
     });
   }
 
+  it('a hash that is not a route (#foo), on load or typed later, shows "Page not found" and throws nothing', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await page.goto(`${origin}/#bar`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    assert.equal(new URL(page.url()).hash, '#/bar');
+    await page.getByRole('link', { name: 'Go to the course map' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
+    await page.evaluate(() => {
+      window.location.hash = 'foo';
+    });
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    assert.equal(new URL(page.url()).hash, '#/foo');
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('the test server answers an unknown path with the app, and .wasm as application/wasm', async () => {
     const response = await fetch(`${origin}/some/where`);
     assert.equal(response.status, 200);
