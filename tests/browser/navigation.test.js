@@ -140,6 +140,25 @@ describe('navigation', () => {
     await close();
   });
 
+  it('when the WebAssembly cannot load, the page says so in words instead of loading forever', async () => {
+    const { page, close } = await newPage(browser);
+    await page.route(/\.wasm$/, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+    await page.goto(`${origin}/`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /Idempotency Lab could not start: this browser could not load its WebAssembly/);
+    await close();
+  });
+
+  it('once the app runs, the loading line is gone', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await page.goto(`${origin}/`);
+    await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
+    assert.equal(await page.locator('#boot').count(), 0, 'the loading line is gone once the app runs');
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('the test server answers an unknown path with the app, and .wasm as application/wasm', async () => {
     const response = await fetch(`${origin}/some/where`);
     assert.equal(response.status, 200);
