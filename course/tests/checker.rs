@@ -157,3 +157,18 @@ fn an_unsafe_link_or_image_is_an_error_at_its_line() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_lesson_file_that_no_section_lists_is_an_error() {
+    let dir = course_with("unlisted", |text| text);
+    let other = fs::read_to_string(lessons_dir().join("02-naive-retry.toml")).unwrap();
+    fs::write(dir.join("02-naive-retry.toml"), other).unwrap();
+    let found = errors(&dir);
+    assert!(
+        found
+            .iter()
+            .any(|error| error.contains("course.toml")
+                && error.contains("is not listed in any section")),
+        "{found:?}"
+    );
+}

@@ -19,19 +19,3 @@ fn every_lesson_passes_the_checker() {
         }
     }
 }
-
-#[test]
-fn every_listed_lesson_is_reachable_from_a_section() {
-    let loaded = authoring::load(&lessons_dir()).expect("lessons load");
-    for lesson in &loaded.course.lessons {
-        assert!(
-            loaded
-                .course
-                .sections
-                .iter()
-                .any(|section| section.lessons.contains(&lesson.id)),
-            "{} is in no section",
-            lesson.id
-        );
-    }
-}

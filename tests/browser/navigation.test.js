@@ -158,16 +158,4 @@ describe('navigation', () => {
     assertNoErrors(errors);
     await close();
   });
-
-  it('the test server answers an unknown path with the app, and .wasm as application/wasm', async () => {
-    const response = await fetch(`${origin}/some/where`);
-    assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
-    const html = await response.text();
-    const wasm = html.match(/["'](\/[^"']+_bg\.wasm)["']/)?.[1];
-    assert.ok(wasm, 'index.html names its .wasm');
-    const module = await fetch(`${origin}${wasm}`);
-    assert.equal(module.headers.get('content-type'), 'application/wasm');
-    await module.arrayBuffer();
-  });
 });
