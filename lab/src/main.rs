@@ -16,7 +16,8 @@ use lab_course::{Explore, VariantKind};
 use lab_engine::{Engine, Explorer, Report, Scenario, Trace};
 
 const USAGE: &str = "usage:
-  lab run FILE [--seed N] [--json] [--variant ID]   run a scenario or a lesson's variants
+  lab run FILE [--seed N] [--json] [--variant ID] [--switch NAME=on|off]...
+                                                    run a scenario or a lesson's variants
   lab explore FILE [--variant ID] [--faults K] [--preemptions P] [--kinds F,F] [--seconds S] [--json]
                                                     explore every schedule within K injected
                                                     faults (of kinds F) and P preemptions
@@ -147,6 +148,8 @@ struct RunOptions {
     seed: Option<u64>,
     json: bool,
     variant: Option<String>,
+    /// Design switches to set before running, as the app's switches do.
+    switches: Vec<(lab_engine::Switch, bool)>,
 }
 
 fn parse_run(args: &[String]) -> Result<RunOptions, String> {
@@ -155,6 +158,7 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
         seed: None,
         json: false,
         variant: None,
+        switches: Vec::new(),
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -171,6 +175,10 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
             "--variant" => {
                 options.variant = Some(rest.next().ok_or("--variant needs an id")?.clone())
             }
+            "--switch" => {
+                let given = rest.next().ok_or("--switch needs NAME=on or NAME=off")?;
+                options.switches.push(parse_switch(given)?);
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file if options.file.as_os_str().is_empty() => options.file = PathBuf::from(file),
             extra => return Err(format!("unexpected argument {extra}")),
@@ -180,6 +188,22 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
         return Err("lab run needs a FILE".into());
     }
     Ok(options)
+}
+
+/// `reconcile=on` as a switch and its position.
+fn parse_switch(given: &str) -> Result<(lab_engine::Switch, bool), String> {
+    let (name, value) = given
+        .split_once('=')
+        .ok_or_else(|| format!("--switch {given}: write NAME=on or NAME=off"))?;
+    let switch: lab_engine::Switch = serde_json::from_value(serde_json::Value::String(name.into()))
+        .map_err(|_| format!("--switch: no switch is called \"{name}\" (see lessons/README.md)"))?;
+    match value {
+        "on" => Ok((switch, true)),
+        "off" => Ok((switch, false)),
+        other => Err(format!(
+            "--switch {name}: \"{other}\" is neither on nor off"
+        )),
+    }
 }
 
 fn run(args: &[String]) -> ExitCode {
@@ -200,6 +224,9 @@ fn run(args: &[String]) -> ExitCode {
     {
         if let Some(seed) = options.seed {
             scenario.seed = seed;
+        }
+        for &(switch, on) in &options.switches {
+            scenario = switch.set(&scenario, on);
         }
         let trace = match Engine::run(scenario) {
             Ok(trace) => trace,

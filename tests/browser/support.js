@@ -286,13 +286,14 @@ export function courseLessonIds() {
 
 /**
  * Runs the lesson through the engine's CLI (`cargo run -p lab -- run FILE --json`, or the binary
- * named by $LAB_BIN): one trace per variant, in the lesson file's order. Each line is
+ * named by $LAB_BIN), with `extra` arguments (e.g. `--switch reconcile=on`): one trace per
+ * variant, in the lesson file's order. Each line is
  * {"name": "lesson / variant", "trace": {...}}.
  */
-export function engineTraces(lessonFile) {
+export function engineTraces(lessonFile, extra = []) {
   const [command, args] = process.env.LAB_BIN
-    ? [process.env.LAB_BIN, ['run', lessonFile, '--json']]
-    : ['cargo', ['run', '-q', '-p', 'lab', '--', 'run', lessonFile, '--json']];
+    ? [process.env.LAB_BIN, ['run', lessonFile, '--json', ...extra]]
+    : ['cargo', ['run', '-q', '-p', 'lab', '--', 'run', lessonFile, '--json', ...extra]];
   let output;
   try {
     output = execFileSync(command, args, {

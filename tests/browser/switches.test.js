@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import {
   ROOT,
   assertNoErrors,
+  engineTraces,
   lessonUrl,
   newPage,
   open,
@@ -25,6 +26,21 @@ describe('switches', () => {
   let browser;
   useSite((site) => ({ origin, browser } = site));
 
+  // Every number below comes from the engine's own traces of the lesson, never typed by hand.
+  const FILE = 'lessons/01-lost-reply.toml';
+  const steps = (traces) => traces.reduce((total, trace) => total + trace.events.length + 1, 0);
+  const lesson = engineTraces(FILE);
+  const brokenAt = lesson[0].verdicts.find((verdict) => verdict.invariant === 'one_effect').broken_at;
+  assert.ok(brokenAt, 'design 1 of the lesson breaks one_effect');
+  // Step N of the lesson is cursor N - 1 of design 1.
+  const duplicateStep = brokenAt + 1;
+  const total = steps(lesson);
+  // The first design with the provider's dedup on; then with the lookup too.
+  const dedupOn = engineTraces(FILE, ['--switch', 'provider_dedup=on'])[0];
+  const bothOn = engineTraces(FILE, ['--switch', 'provider_dedup=on', '--switch', 'reconcile=on'])[0];
+  const totalDedup = steps([dedupOn, lesson[1]]);
+  const totalBoth = steps([bothOn, lesson[1]]);
+
   const provider = async (page) => (await readRecordRow(page, 'OP-001'))['Provider records'];
   const stepText = (page) => stepper(page).count.textContent();
   const broken = async (page) => (await readInvariants(page)).filter((invariant) => invariant.broken).map((invariant) => invariant.statement);
@@ -32,7 +48,7 @@ describe('switches', () => {
   it('turning on the fix in the unsafe design removes the duplicate, at the same event', async () => {
     const { page, errors, close } = await newPage(browser);
     // Design 1 ("Resubmit blindly"), just after its blind resubmit created the second record.
-    await open(page, lessonUrl(origin, 'lost-reply', 9));
+    await open(page, lessonUrl(origin, 'lost-reply', duplicateStep));
     await waitForText(async () => (await provider(page)).value, '2: receipt-OP-001, receipt-OP-001-2', { what: 'the duplicate' });
     assert.deepEqual(await broken(page), ['At most one effect per logical operation']);
     const switches = page.getByRole('region', { name: 'Try it yourself: switches' });
@@ -42,18 +58,18 @@ describe('switches', () => {
     assert.equal(await dedup.isChecked(), false);
     await dedup.click();
     await waitForText(async () => (await provider(page)).value, '1: receipt-OP-001', { what: 'one record' });
-    assert.equal(await stepText(page), 'Step 9 of 35', 'the lab stays at the same event');
+    assert.equal(await stepText(page), `Step ${duplicateStep} of ${totalDedup}`, 'the lab stays at the same event');
     assert.deepEqual(await broken(page), []);
     await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByText('your changes').waitFor();
     await screenshot(page, 'switch-dedup-on');
 
     // And with the lookup as well, this is the lesson's safe design: the run reconciles.
     await switches.getByRole('switch', { name: /Look the operation up before resubmitting/ }).click();
-    await waitForText(() => stepText(page), /^Step \d+ of 36$/, { what: 'the re-run design' });
-    // Design 1 now has the safe design's 17 events: its last step is step 18.
-    for (let step = 10; step <= 18; step += 1) {
+    await waitForText(() => stepText(page), new RegExp(`^Step \\d+ of ${totalBoth}$`), { what: 'the re-run design' });
+    // Design 1 now runs as the safe design does: step on to its last event.
+    for (let step = duplicateStep + 1; step <= bothOn.events.length + 1; step += 1) {
       await page.keyboard.press('ArrowRight');
-      await waitForText(() => stepText(page), `Step ${step} of 36`, { what: 'the step count' });
+      await waitForText(() => stepText(page), `Step ${step} of ${totalBoth}`, { what: 'the step count' });
     }
     assert.equal((await provider(page)).value, '1: receipt-OP-001');
     assert.deepEqual(await broken(page), []);
@@ -61,7 +77,7 @@ describe('switches', () => {
 
     // Back to the lesson's own design: the duplicate is there again.
     await page.getByRole('button', { name: "Back to the lesson's design" }).click();
-    await page.goto(lessonUrl(origin, 'lost-reply', 9));
+    await page.goto(lessonUrl(origin, 'lost-reply', duplicateStep));
     await waitForText(async () => (await provider(page)).value, '2: receipt-OP-001, receipt-OP-001-2', { what: 'the duplicate again' });
     assertNoErrors(errors);
     await close();
@@ -69,24 +85,25 @@ describe('switches', () => {
 
   it("a step's task (flip this switch) is done with one button and does what the lesson says", async () => {
     const { page, errors, close } = await newPage(browser);
-    await open(page, lessonUrl(origin, 'lost-reply', 9));
+    await open(page, lessonUrl(origin, 'lost-reply', duplicateStep));
     const task = page.getByRole('group', { name: 'Try it' });
     await task.getByText('Provider deduplicates by idempotency key').waitFor();
     await task.getByRole('button', { name: 'Flip it for me' }).click();
     await task.getByText('Done: in this run every invariant holds.').waitFor();
     assert.equal((await provider(page)).value, '1: receipt-OP-001');
     assert.equal(await page.getByRole('switch', { name: /Provider deduplicates by idempotency key/ }).isChecked(), true);
-    assert.equal(await stepText(page), 'Step 9 of 35');
+    assert.equal(await stepText(page), `Step ${duplicateStep} of ${totalDedup}`);
     assertNoErrors(errors);
     await close();
   });
 
   it('a fault can be switched off, and a verdict links to the event that broke it', async () => {
     const { page, errors, close } = await newPage(browser);
-    await open(page, lessonUrl(origin, 'lost-reply', 17));
+    // A step after the break, in design 1.
+    await open(page, lessonUrl(origin, 'lost-reply', lesson[0].events.length + 1));
     const invariants = page.getByRole('region', { name: 'Invariants' });
-    await invariants.getByRole('button', { name: 'broken at event 8' }).click();
-    await waitForText(() => stepText(page), 'Step 9 of 35', { what: 'the step of event 8' });
+    await invariants.getByRole('button', { name: `broken at event ${brokenAt}` }).click();
+    await waitForText(() => stepText(page), `Step ${duplicateStep} of ${total}`, { what: `the step of event ${brokenAt}` });
 
     // Without the lost reply, even the blind design makes one reservation.
     await page.getByRole('switch', { name: /Fault: lose reply at provider.submit/ }).click();
@@ -122,7 +139,8 @@ describe('the same trace in the browser as natively', () => {
   // The engine in WebAssembly and the native `lab` tool must give the same bytes.
   for (const [lesson, file, step, design] of [
     ['lost-reply', 'lessons/01-lost-reply.toml', 1, 0],
-    ['lost-reply', 'lessons/01-lost-reply.toml', 20, 1],
+    // The second step of design 2: just past design 1's events and design 2's start.
+    ['lost-reply', 'lessons/01-lost-reply.toml', engineTraces('lessons/01-lost-reply.toml')[0].events.length + 3, 1],
     ['retry-bounds', 'lessons/13-retry-bounds.toml', 1, 0],
     ['check-then-act', 'lessons/04-check-then-act.toml', 1, 0],
   ]) {
