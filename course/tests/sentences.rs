@@ -17,7 +17,7 @@ fn here() -> PathBuf {
 /// Every event as one line (`index actor action: outcome`), each message below it.
 fn sentences(trace: &Trace, out: &mut String) {
     for event in &trace.events {
-        let outcome = event.outcome.clone();
+        let outcome = event.outcome_text();
         assert!(!outcome.is_empty(), "event {} has no outcome", event.index);
         let _ = writeln!(
             out,
@@ -27,7 +27,7 @@ fn sentences(trace: &Trace, out: &mut String) {
             event.action.name()
         );
         for message in &event.messages {
-            let label = message.label.clone();
+            let label = event.label_text(message);
             assert!(
                 !label.is_empty(),
                 "a message of event {} has no label",
