@@ -14,8 +14,15 @@ fn here() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every event as one line (`index actor action: outcome`), each message below it.
+/// Every event as one line (`index actor action: outcome`), each message below it. The trace's
+/// JSON form reads back to the same trace, outcomes and labels included.
 fn sentences(trace: &Trace, out: &mut String) {
+    let json = serde_json::to_string(trace).expect("a trace serializes");
+    let back: Trace = serde_json::from_str(&json).expect("a trace's JSON reads back");
+    assert!(
+        back == *trace,
+        "the trace's JSON does not read back the same"
+    );
     for event in &trace.events {
         let outcome = event.outcome_text();
         assert!(!outcome.is_empty(), "event {} has no outcome", event.index);
