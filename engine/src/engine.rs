@@ -655,12 +655,11 @@ impl Engine {
         fault: Option<FaultKind>,
         body: impl FnOnce(&mut Ctx) -> Step,
     ) -> Step {
-        let lane = lane_id(index);
         let mut ctx = Ctx {
             world: &mut self.world,
             scenario: &self.scenario,
             rng: &mut self.rng,
-            lane: &lane,
+            worker: index,
             fault,
             record: self.recording,
         };

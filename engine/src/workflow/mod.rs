@@ -343,8 +343,8 @@ pub(crate) struct Ctx<'a> {
     pub world: &'a mut World,
     pub scenario: &'a Scenario,
     pub rng: &'a mut Rng,
-    /// The lane id of the stepping worker.
-    pub lane: &'a str,
+    /// The stepping worker's position; its lane id is spelled out only for a recorded message.
+    pub worker: usize,
     /// The fault striking this step, if any.
     pub fault: Option<FaultKind>,
     /// The event is recorded: its messages are kept, and the text its outcome names is copied.
@@ -364,8 +364,9 @@ impl Ctx<'_> {
             return Vec::new();
         }
         let (request, reply) = say();
+        let lane = crate::engine::lane_id(self.worker);
         let mut messages = vec![Message {
-            from: self.lane.to_string(),
+            from: lane.clone(),
             to: to.to_string(),
             label: request,
             lost: lost == Lost::Request,
@@ -373,7 +374,7 @@ impl Ctx<'_> {
         if let Some(reply) = reply {
             messages.push(Message {
                 from: to.to_string(),
-                to: self.lane.to_string(),
+                to: lane,
                 label: reply,
                 lost: lost == Lost::Reply,
             });
