@@ -4,6 +4,7 @@
 //! - events per second without recording (`run_quiet`) and building the whole trace (`run`);
 //! - the time per event at each size, and its ratio to the smallest size (flat = linear cost);
 //! - peak heap while building a trace, and the heap the trace keeps (a counting allocator);
+//! - allocations per event without recording: a quiet run should build no text;
 //! - `Trace::state_at` at many cursors of a long trace.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -19,11 +20,13 @@ struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let pointer = unsafe { System.alloc(layout) };
         if !pointer.is_null() {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
             let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
             PEAK.fetch_max(live, Ordering::Relaxed);
         }
@@ -57,6 +60,8 @@ struct Figures {
     traced_per_second: f64,
     peak_bytes: usize,
     kept_bytes: usize,
+    /// Allocations per event in a quiet run.
+    quiet_allocations: f64,
 }
 
 /// Runs `scenario` quietly and traced, enough times to last at least a quarter second each.
@@ -73,6 +78,13 @@ fn measure(scenario: &Scenario) -> Figures {
         rounds += 1;
     }
     let quiet_per_second = f64::from(events) * f64::from(rounds) / quiet.as_secs_f64();
+    // The scenario's copy is made before counting: only the run's own allocations count.
+    let copy = scenario.clone();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let quiet_run = Engine::run_quiet(copy).expect("the benchmark scenario is valid");
+    let quiet_allocations =
+        (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / f64::from(events.max(1));
+    drop(quiet_run);
 
     let mut rounds = 0u32;
     let mut traced = Duration::ZERO;
@@ -96,6 +108,7 @@ fn measure(scenario: &Scenario) -> Figures {
         traced_per_second,
         peak_bytes,
         kept_bytes,
+        quiet_allocations,
     }
 }
 
@@ -106,11 +119,12 @@ fn megabytes(bytes: usize) -> f64 {
 fn growth(name: &str, scenario_at: impl Fn(u32) -> Scenario) {
     println!("\n{name}");
     println!(
-        "{:>8} {:>8} {:>14} {:>10} {:>14} {:>10} {:>11} {:>11}",
+        "{:>8} {:>8} {:>14} {:>10} {:>12} {:>14} {:>10} {:>11} {:>11}",
         "records",
         "events",
         "quiet ev/s",
         "ns/event",
+        "allocs/ev",
         "traced ev/s",
         "ns/event",
         "peak MB",
@@ -125,10 +139,11 @@ fn growth(name: &str, scenario_at: impl Fn(u32) -> Scenario) {
         first.get_or_insert((quiet_ns, traced_ns));
         last = (quiet_ns, traced_ns);
         println!(
-            "{records:>8} {:>8} {:>14.0} {:>10.0} {:>14.0} {:>10.0} {:>11.2} {:>11.2}",
+            "{records:>8} {:>8} {:>14.0} {:>10.0} {:>12.1} {:>14.0} {:>10.0} {:>11.2} {:>11.2}",
             figures.events,
             figures.quiet_per_second,
             quiet_ns,
+            figures.quiet_allocations,
             figures.traced_per_second,
             traced_ns,
             megabytes(figures.peak_bytes),

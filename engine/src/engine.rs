@@ -12,6 +12,7 @@ use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::invariant::{Checker, Invariant};
 use crate::provider;
 use crate::rng::{fnv1a, Rng};
+use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Run, Scalar, Scenario, Schedule};
 use crate::trace::{Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
@@ -48,6 +49,9 @@ pub struct Engine {
     broken_mask: u8,
     /// The explorer's choice for the step being taken, if the explorer is driving.
     forced: Option<Forced>,
+    /// The step being taken is recorded as an event: only then are its messages and the text
+    /// its outcome names built.
+    recording: bool,
 }
 
 /// One nondeterministic choice the world can make at the next event: which worker steps, and
@@ -194,6 +198,7 @@ impl Engine {
             stop: None,
             broken_mask: 0,
             forced: None,
+            recording: false,
         })
     }
 
@@ -389,6 +394,7 @@ impl Engine {
         if self.stop.is_some() {
             return None;
         }
+        self.recording = record;
         if self.events >= self.scenario.step_cap {
             // A run that needed exactly step_cap events finished; only one with work left was cut.
             self.stop = Some(if self.has_work() {
@@ -460,7 +466,7 @@ impl Engine {
             run,
             op,
             messages: step.messages,
-            outcome: step.outcome,
+            outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
             fault: step.marks.or(fault.filter(|_| step.fault_used)),
             broke,
@@ -553,22 +559,10 @@ impl Engine {
             &request.operation,
         );
         let silent = matches!(reply, provider::SubmitReply::SilentlyAccepted { .. });
-        let outcome = match reply {
-            provider::SubmitReply::Created { receipt } => {
-                format!("the timed-out request arrives late and commits: {receipt}")
-            }
-            provider::SubmitReply::Replayed { receipt } => {
-                format!("the timed-out request arrives late; {receipt} exists, no new effect")
-            }
-            provider::SubmitReply::Rejected { status } => {
-                format!("the timed-out request arrives late and is refused ({status})")
-            }
-            provider::SubmitReply::SilentlyAccepted { receipt } => {
-                format!("the timed-out request arrives late; accepted silently as {receipt}")
-            }
-        };
         let mut step = Step {
-            outcome,
+            outcome: Some(Outcome::LateCommit {
+                reply: Reply::from_submit(reply),
+            }),
             ..Step::default()
         };
         step.flags.silent_change = silent;
@@ -638,7 +632,7 @@ impl Engine {
             .expect("a stepping worker has a task");
         let op = task.op().to_string();
         let step = match fault {
-            Some(FaultKind::Crash) => self.crash(index, &task, action),
+            Some(FaultKind::Crash) => self.crash(index),
             Some(FaultKind::Cancel) => {
                 self.world.cancel();
                 let mut step = self.with_ctx(index, fault, |ctx| task.cancel(ctx));
@@ -661,13 +655,13 @@ impl Engine {
         fault: Option<FaultKind>,
         body: impl FnOnce(&mut Ctx) -> Step,
     ) -> Step {
-        let lane = lane_id(index);
         let mut ctx = Ctx {
             world: &mut self.world,
             scenario: &self.scenario,
             rng: &mut self.rng,
-            lane: &lane,
+            worker: index,
             fault,
+            record: self.recording,
         };
         body(&mut ctx)
     }
@@ -685,7 +679,7 @@ impl Engine {
             worker.queue.clear();
             worker.run = queued.number;
             return Step {
-                outcome: format!("cancel flag is up: {dropped} run(s) not started"),
+                outcome: Some(Outcome::NotStarted { runs: dropped }),
                 result: Some("not_started".into()),
                 ..Step::default()
             };
@@ -708,25 +702,34 @@ impl Engine {
             Some(key) => key.clone(),
             None => self.key_for(&queued.run.op, &payload),
         };
+        // The start keeps the texts; the outcome gets a copy only when it will be shown.
+        let (said_payload, said_key) = match self.recording {
+            true => (payload.clone(), key.clone()),
+            false => (String::new(), String::new()),
+        };
         let worker = &mut self.workers[index];
         worker.run = queued.number;
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
         let start = Start {
             op: queued.run.op.clone(),
-            payload: payload.clone(),
-            key: key.clone(),
+            payload,
+            key,
             tick: self.world.tick,
             position: queued.number,
         };
         worker.task = Some(self.scenario.workflow.start(start, &self.scenario));
-        let how = match (restarting, queued.redelivered) {
-            (true, _) => "restarts and receives",
-            (_, true) => "receives again (redelivered)",
-            _ => "receives",
+        let arrival = match (restarting, queued.redelivered) {
+            (true, _) => Arrival::Restart,
+            (_, true) => Arrival::Redelivered,
+            _ => Arrival::First,
         };
         Step {
-            outcome: format!("{how} {} {payload} (key {key})", queued.run.op),
+            outcome: Some(Outcome::Received {
+                arrival,
+                payload: said_payload,
+                key: said_key,
+            }),
             line: "def",
             // A redelivery is marked on the copy the learner sees arrive, not on the original.
             fault_used: fault == Some(FaultKind::ChangePayload),
@@ -748,7 +751,7 @@ impl Engine {
     }
 
     /// The worker dies before `action`; its run will be received again after a restart.
-    fn crash(&mut self, index: usize, task: &Task, action: Action) -> Step {
+    fn crash(&mut self, index: usize) -> Step {
         let worker = &mut self.workers[index];
         worker.state = WorkerState::Crashed;
         // The restart counts from the tick after this event; past the last tick, next() stops.
@@ -766,11 +769,7 @@ impl Engine {
         };
         worker.queue.push_front(queued);
         Step {
-            outcome: format!(
-                "crashes before {} of {}: its memory is lost",
-                action.name(),
-                task.op()
-            ),
+            outcome: Some(Outcome::Crashed),
             fault_used: true,
             ..Step::default()
         }

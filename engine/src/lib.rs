@@ -20,6 +20,7 @@ mod invariant;
 mod provider;
 mod retry;
 mod rng;
+mod say;
 mod scenario;
 mod switch;
 mod trace;
@@ -38,6 +39,7 @@ pub use invariant::{Invariant, Verdict};
 pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, Rng};
+pub use say::{Arrival, Label, NotSent, Outcome, Prior, Rejection, Reply};
 pub use scenario::{
     canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,

@@ -13,12 +13,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::invariant::{Invariant, Verdict};
+use crate::say::{Label, Outcome};
 use crate::workflow::WorkflowKind;
 use crate::world::{Change, World};
 
 /// The version of the trace's JSON form. Bumped on any change that breaks a reader.
 /// 2: events carry `changes` instead of the whole `state`.
-pub const TRACE_FORMAT: u32 = 2;
+/// 3: an event's `outcome` and a message's `label` are data (`Outcome`, `Label`), not text.
+pub const TRACE_FORMAT: u32 = 3;
 
 /// A checkpoint is taken once this many changes (or the world's size, if larger) have passed.
 const CHECKPOINT_CHANGES_MIN: u32 = 64;
@@ -140,8 +142,8 @@ pub struct Event {
     pub op: String,
     /// Messages exchanged by this step, in order (a call is a request and a reply).
     pub messages: Vec<Message>,
-    /// What happened, in a few words.
-    pub outcome: String,
+    /// What happened, as data; `Outcome::text` (or `Event::outcome_text`) says it in words.
+    pub outcome: Outcome,
     /// The line of `Trace::code` being executed (0-based).
     pub line: Option<u16>,
     /// The fault injected at this step, if any.
@@ -157,9 +159,22 @@ pub struct Event {
 pub struct Message {
     pub from: String,
     pub to: String,
-    pub label: String,
+    /// What the message said, as data; `Label::text` (or `Event::label_text`) says it in words.
+    pub label: Label,
     /// The message was lost on the way.
     pub lost: bool,
+}
+
+impl Event {
+    /// What happened, in a few words, as the event card and `lab run` show it.
+    pub fn outcome_text(&self) -> String {
+        self.outcome.text(self)
+    }
+
+    /// The words on one of this event's messages.
+    pub fn label_text(&self, message: &Message) -> String {
+        message.label.text(self)
+    }
 }
 
 impl Trace {

@@ -146,7 +146,7 @@ pub struct Row {
 }
 
 /// What a write did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteOutcome {
     Inserted,

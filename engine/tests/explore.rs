@@ -242,7 +242,7 @@ impl Brute {
                         event.actor,
                         event.action.name(),
                         event.fault,
-                        event.outcome
+                        event.outcome_text()
                     )
                 })
                 .collect();

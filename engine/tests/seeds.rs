@@ -44,12 +44,12 @@ runs = [{ op = "1" }, { op = "1" }]
 #[test]
 fn tracker_remembers_completed_operations() {
     let trace = run(NOTIFY_TWICE);
-    let checks: Vec<&str> = trace
+    let checks: Vec<String> = trace
         .events
         .iter()
         .filter(|event| event.action == Action::TrackerCheck)
-        .map(|event| event.messages[1].label.as_str())
-        .collect();
+        .map(|event| event.label_text(&event.messages[1]))
+        .collect::<Vec<String>>();
     assert_eq!(checks, vec!["not done", "done"]);
     assert!(last(&trace).tracker.contains_key("notify:1"));
     assert_eq!(last(&trace).sink_effects("notification", "1"), 1);
@@ -433,7 +433,7 @@ nth = 2
     assert!(trace
         .events
         .iter()
-        .any(|event| event.outcome.starts_with("crashes")));
+        .any(|event| event.outcome_text().starts_with("crashes")));
     assert_eq!(last(&trace).table.rows.len(), 3);
     assert!(all_hold(&trace), "{:?}", trace.verdicts);
 

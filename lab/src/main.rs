@@ -242,8 +242,26 @@ fn run(args: &[String]) -> ExitCode {
         let written = if options.json {
             // Written by hand so the trace keeps its field order (json! would sort the keys).
             let name = serde_json::to_string(&name).expect("a string always serializes");
+            // The trace stores outcomes and labels as data; `text` gives their words alongside,
+            // one entry per event, for readers that cannot render them (the browser tests).
+            let text: Vec<serde_json::Value> = trace
+                .events
+                .iter()
+                .map(|event| {
+                    let labels: Vec<String> = event
+                        .messages
+                        .iter()
+                        .map(|message| event.label_text(message))
+                        .collect();
+                    serde_json::json!({ "outcome": event.outcome_text(), "labels": labels })
+                })
+                .collect();
+            let text = serde_json::to_string(&text).expect("text always serializes");
             let trace = serde_json::to_string(&trace).expect("a trace always serializes");
-            writeln!(std::io::stdout(), r#"{{"name":{name},"trace":{trace}}}"#)
+            writeln!(
+                std::io::stdout(),
+                r#"{{"name":{name},"trace":{trace},"text":{text}}}"#
+            )
         } else {
             print_trace(&name, &trace)
         };
@@ -575,7 +593,7 @@ fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {
             event.actor,
             event.action.name(),
             fault,
-            event.outcome,
+            event.outcome_text(),
             mark
         )?;
     }

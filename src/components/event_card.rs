@@ -30,7 +30,7 @@ pub fn EventCard(props: &EventCardProps) -> Html {
             };
             let messages = event.messages.iter().map(|message| {
                 let lost = message.lost.then(|| html! { <strong class="lost">{ " (lost)" }</strong> });
-                html! { <li>{ format!("{} → {}: {}", name(&message.from), name(&message.to), message.label) }{ lost }</li> }
+                html! { <li>{ format!("{} → {}: {}", name(&message.from), name(&message.to), event.label_text(message)) }{ lost }</li> }
             });
             let broke = event.broke.iter().map(|invariant| html! {
                 <p class="broke" role="alert"><span aria-hidden="true">{ "⚠ " }</span>{ format!("Invariant broken: {}", invariant.statement()) }</p>
@@ -48,7 +48,7 @@ pub fn EventCard(props: &EventCardProps) -> Html {
                         <strong>{ event.actor.clone() }</strong>{ " · " }<code>{ event.action.name() }</code>
                         { format!(" · {}", event.op) }
                     </p>
-                    <p class="event-outcome">{ event.outcome.clone() }</p>
+                    <p class="event-outcome">{ event.outcome_text() }</p>
                     if !event.messages.is_empty() {
                         <ul class="messages" aria-label="Messages">{ for messages }</ul>
                     }

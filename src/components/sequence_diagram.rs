@@ -86,7 +86,7 @@ fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
                 lane_of(&message.from),
                 lane_of(&message.to),
                 y,
-                &message.label,
+                &event.label_text(message),
                 message.lost,
             )
         })
@@ -157,7 +157,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         let lost = event.messages.iter().any(|message| message.lost);
         html! {
             <li aria-current={(event.index == cursor).then_some("step")}>
-                { format!("{}. {} · {} · {}{}{}", event.index, event.actor, event.action.name(), event.outcome, fault, if lost { " (a message was lost)" } else { "" }) }
+                { format!("{}. {} · {} · {}{}{}", event.index, event.actor, event.action.name(), event.outcome_text(), fault, if lost { " (a message was lost)" } else { "" }) }
             </li>
         }
     });

@@ -132,7 +132,7 @@ describe('the lost-reply lesson, step by step', () => {
         assert.match(state.event, new RegExp(`Nothing has happened yet\\. This design runs ${frame.events} events`), where);
       } else {
         assert.ok(state.event.includes(`Event ${frame.cursor} of ${frame.events}`), `${where}: ${state.event}`);
-        assert.ok(state.event.includes(frame.event.outcome), `${where}: outcome "${frame.event.outcome}" in ${state.event}`);
+        assert.ok(state.event.includes(frame.event.outcomeText), `${where}: outcome "${frame.event.outcomeText}" in ${state.event}`);
         assert.equal(state.event.includes('fault: lose reply'), frame.event.fault === 'lose_reply', `${where}: fault badge`);
         assert.equal(state.event.includes('Invariant broken'), frame.event.broke.length > 0, `${where}: broken alert`);
       }

@@ -286,9 +286,10 @@ export function courseLessonIds() {
 
 /**
  * Runs the lesson through the engine's CLI (`cargo run -p lab -- run FILE --json`, or the binary
- * named by $LAB_BIN), with `extra` arguments (e.g. `--switch reconcile=on`): one trace per
- * variant, in the lesson file's order. Each line is
- * {"name": "lesson / variant", "trace": {...}}.
+ * named by $LAB_BIN), with `extra` arguments (e.g. `--switch reconcile=on`): one trace per variant, in the lesson file's order. Each line is
+ * {"name": "lesson / variant", "trace": {...}, "text": [{"outcome", "labels"}, ...]}. An event's
+ * `outcome` is data (engine/TRACE.md); the words the page shows are `text`'s, copied onto each
+ * event as `outcomeText`.
  */
 export function engineTraces(lessonFile, extra = []) {
   const [command, args] = process.env.LAB_BIN
@@ -308,7 +309,13 @@ export function engineTraces(lessonFile, extra = []) {
   return output
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line).trace);
+    .map((line) => {
+      const { trace, text } = JSON.parse(line);
+      trace.events.forEach((event, index) => {
+        event.outcomeText = text[index].outcome;
+      });
+      return trace;
+    });
 }
 
 const STATUS_WORDS = {
@@ -334,7 +341,7 @@ export function expectedCells(state, op) {
 }
 
 /**
- * The state after every event of a trace, rebuilt from its format-2 JSON the way engine/TRACE.md
+ * The state after every event of a trace, rebuilt from its format-3 JSON the way engine/TRACE.md
  * says (initial state, then each event's changes, tick = event.tick + 1): written here from the
  * document, not from the engine's code, so the browser tests also check that the document and
  * the format agree. states[0] is the initial state; states[n] the state after event n.

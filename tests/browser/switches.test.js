@@ -157,9 +157,11 @@ describe('the same trace in the browser as natively', () => {
         .split('\n')
         .filter((text) => text.trim() !== '')[design];
       const { name } = JSON.parse(line);
+      // The line is {"name":…,"trace":TRACE,"text":[…]}: TRACE's bytes are compared as printed.
       const prefix = `{"name":${JSON.stringify(name)},"trace":`;
-      assert.ok(line.startsWith(prefix) && line.endsWith('}'));
-      const native = line.slice(prefix.length, -1);
+      const suffix = line.lastIndexOf(',"text":[');
+      assert.ok(line.startsWith(prefix) && suffix > prefix.length && line.endsWith(']}'));
+      const native = line.slice(prefix.length, suffix);
       assert.equal(fromBrowser.length, native.length, 'same length');
       assert.ok(fromBrowser === native, 'the same bytes');
       assertNoErrors(errors);

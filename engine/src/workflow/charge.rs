@@ -3,6 +3,7 @@
 //! retries can both pass the check; with it, the service claims the key atomically first.
 
 use crate::fault::{Action, FaultKind};
+use crate::say::{Label, Outcome};
 use crate::scenario::{Scenario, WriteMode};
 use crate::world::WriteOutcome;
 
@@ -116,21 +117,18 @@ impl Flow for Task {
                 );
                 let claimed = outcome == WriteOutcome::Inserted;
                 let reply = if claimed {
-                    "1 row claimed"
+                    Label::RowClaimed
                 } else {
-                    "0 rows: key taken"
+                    Label::KeyTaken
                 };
-                step.messages = ctx.call(
-                    "database",
-                    format!("claim {key}"),
-                    Some(reply.into()),
-                    Lost::Nothing,
-                );
-                step.outcome = if claimed {
-                    "key claimed atomically: this request owns the charge".into()
+                step.messages = ctx.call("database", Lost::Nothing, || {
+                    (Label::Claim { key: key.clone() }, Some(reply))
+                });
+                step.outcome = Some(if claimed {
+                    Outcome::Claimed
                 } else {
-                    "key already claimed: another attempt owns this charge".into()
-                };
+                    Outcome::ClaimTaken
+                });
                 step.line = "claim";
                 // A claim whose owner has not recorded a result yet has nothing to replay: answer
                 // "still processing, try again" (Stripe's 409) rather than invent a result.
@@ -149,14 +147,15 @@ impl Flow for Task {
             }
             Pc::Check => {
                 let existing = ctx.world.table.contains(&key);
-                let reply = if existing { "found" } else { "not found" };
-                step.messages = ctx.call(
-                    "database",
-                    format!("SELECT {key}"),
-                    Some(reply.into()),
-                    Lost::Nothing,
-                );
-                step.outcome = format!("check: {reply}");
+                let reply = if existing {
+                    Label::Found
+                } else {
+                    Label::NotFound
+                };
+                step.messages = ctx.call("database", Lost::Nothing, || {
+                    (Label::Select { key: key.clone() }, Some(reply))
+                });
+                step.outcome = Some(Outcome::CheckFound { found: existing });
                 step.line = "select";
                 self.pc = if existing {
                     Pc::Return("replayed", "replay")
@@ -174,23 +173,23 @@ impl Flow for Task {
                     "charge",
                     &key,
                     op,
-                    format!("charge {payload}"),
-                    format!("charged ch-{receipt}"),
+                    || Label::Charge {
+                        payload: payload.clone(),
+                    },
+                    Label::Charged { charge: receipt },
                 );
                 self.pc = match sent {
-                    Sent::NotSent => {
+                    Sent::NotSent(_) => {
                         // Nothing was charged: give the claimed key back so a retry can charge.
                         if self.claim {
                             ctx.world.delete_rows(&key, "in progress");
                         }
-                        step.outcome = "the gateway did not charge".into();
+                        step.outcome = Some(Outcome::NotCharged);
                         Pc::Return("failed", "charge")
                     }
                     Sent::Done { lost } => {
-                        step.outcome = match ctx.world.sink_effects("charge", op) {
-                            1 => "card charged".into(),
-                            n => format!("card charged again: {n} charges for one payment"),
-                        };
+                        let charges = ctx.world.sink_effects("charge", op);
+                        step.outcome = Some(Outcome::Charged { charges });
                         if lost {
                             Pc::Return("unknown", "charge")
                         } else {
@@ -208,13 +207,14 @@ impl Flow for Task {
                 let count = ctx.world.sink_effects("charge", &self.start.op);
                 ctx.world
                     .write_row(mode, &key, &format!("ch-{count}"), &self.start.op);
-                step.messages = ctx.call(
-                    "database",
-                    format!("record {key} ch-{count}"),
-                    Some("ok".into()),
-                    Lost::Nothing,
-                );
-                step.outcome = "result recorded for replays".into();
+                step.messages = ctx.call("database", Lost::Nothing, || {
+                    let record = Label::Record {
+                        key: key.clone(),
+                        charge: count,
+                    };
+                    (record, Some(Label::Ok))
+                });
+                step.outcome = Some(Outcome::ResultRecorded);
                 step.line = "record";
                 self.pc = Pc::Return("charged", "done");
             }

@@ -4,6 +4,7 @@
 //! progress counter saved afterwards; duplicates are stopped at write time, or left for readers.
 
 use crate::fault::{Action, FaultKind};
+use crate::say::{Label, Outcome};
 use crate::scenario::{Scenario, WriteMode};
 
 use super::{
@@ -145,20 +146,26 @@ impl Task {
             WriteMode::Insert
         };
         let written = write_row(ctx, step, mode, &key, &value, &op);
-        if let Written::Done { .. } = written {
+        if let Written::Done {
+            outcome: write,
+            lost,
+        } = written
+        {
             if design.same_transaction {
                 // The tracking row commits in the same transaction as the record.
                 ctx.world.insert_dedup(&key);
-                step.outcome.push_str("; dedup key committed with it");
             }
-            if !design.dedup_on_write && ctx.world.table.count(&key) > 1 {
-                step.outcome
-                    .push_str("; readers will filter the duplicate, but it is stored");
-            }
+            step.outcome = Some(Outcome::Ingested {
+                write,
+                unique: ctx.world.table.unique,
+                lost,
+                dedup_committed: design.same_transaction,
+                duplicate_stored: !design.dedup_on_write && ctx.world.table.count(&key) > 1,
+            });
         }
         self.pc = match written {
             Written::Busy => {
-                step.outcome = "transaction rolled back: nothing written".into();
+                step.outcome = Some(Outcome::RolledBack);
                 Pc::Return("failed", "failed")
             }
             Written::Done { lost: true, .. } => Pc::Return("unknown", "unknown"),
@@ -171,44 +178,31 @@ impl Task {
         let log_key = format!("email:{key}");
         step.line = "send";
         if ctx.scenario.design.tracker && ctx.world.tracker.contains_key(&log_key) {
-            step.messages = ctx.call(
-                "email",
-                format!("email {}", self.start.op),
-                Some("skipped: in the email log".into()),
-                Lost::Nothing,
-            );
-            step.outcome = "email already sent for this key: skipped".into();
+            step.messages = ctx.call("email", Lost::Nothing, || {
+                (Label::Email, Some(Label::InEmailLog))
+            });
+            step.outcome = Some(Outcome::EmailSkipped);
             self.pc = self.after_send(ctx.scenario);
             return;
         }
         let op = self.start.op.clone();
-        let sent = send_effect(
-            ctx,
-            step,
-            "email",
-            &key,
-            &op,
-            format!("email {op}"),
-            "sent".into(),
-        );
+        let sent = send_effect(ctx, step, "email", &key, &op, || Label::Email, Label::Sent);
         self.pc = match sent {
-            Sent::NotSent => {
-                step.outcome.push_str("; the row stays, the email is owed");
+            Sent::NotSent(why) => {
+                step.outcome = Some(Outcome::EmailNotSent { why });
                 Pc::Return("failed", "email_failed")
             }
             // Sent, but the worker cannot tell: nothing goes into the email log.
             Sent::Done { lost: true } => {
-                step.outcome = "email sent, but the reply was lost: timeout".into();
+                step.outcome = Some(Outcome::EmailReplyLost);
                 Pc::Return("unknown", "unknown")
             }
             Sent::Done { lost: false } => {
                 if ctx.scenario.design.tracker {
                     ctx.world.insert_tracker(&log_key, &op);
                 }
-                step.outcome = match ctx.world.sink_effects("email", &op) {
-                    1 => "email sent".into(),
-                    n => format!("email sent again: {n} for one event"),
-                };
+                let sent = ctx.world.sink_effects("email", &op);
+                step.outcome = Some(Outcome::EmailSent { sent });
                 self.after_send(ctx.scenario)
             }
         };
@@ -245,18 +239,14 @@ impl Flow for Task {
             Pc::Check => {
                 let key = self.start.key.clone();
                 let seen = ctx.world.table.dedup.contains(&key);
-                let reply = if seen { "found" } else { "not found" };
-                step.messages = ctx.call(
-                    "database",
-                    format!("SELECT tracking {key}"),
-                    Some(reply.into()),
-                    Lost::Nothing,
-                );
-                step.outcome = if seen {
-                    format!("dedup key {key} already committed: skip the write")
-                } else {
-                    format!("dedup key {key} not seen")
-                };
+                let reply = if seen { Label::Found } else { Label::NotFound };
+                step.messages = ctx.call("database", Lost::Nothing, || {
+                    (Label::SelectTracking { key: key.clone() }, Some(reply))
+                });
+                step.outcome = Some(Outcome::DedupKey {
+                    key: ctx.text(&key),
+                    seen,
+                });
                 step.line = "check";
                 self.committed_before = seen;
                 // A committed row does not prove its email went out: the email has its own log
@@ -268,13 +258,10 @@ impl Flow for Task {
             Pc::Progress => {
                 let position = self.start.position;
                 ctx.world.set_progress(ctx.world.progress.max(position));
-                step.messages = ctx.call(
-                    "progress",
-                    format!("save {position}"),
-                    Some("ok".into()),
-                    Lost::Nothing,
-                );
-                step.outcome = format!("progress counter: {position} events done");
+                step.messages = ctx.call("progress", Lost::Nothing, || {
+                    (Label::Save { position }, Some(Label::Ok))
+                });
+                step.outcome = Some(Outcome::Progress { position });
                 step.line = "progress";
                 self.pc = Pc::Return("ingested", "ingested");
             }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::fault::{Action, FaultKind};
 use crate::invariant::StepFlags;
 use crate::rng::Rng;
+use crate::say::{Label, NotSent, Outcome};
 use crate::scenario::Scenario;
 use crate::trace::{Lane, LaneKind, Message};
 use crate::world::{Effect, World};
@@ -217,6 +218,7 @@ pub(crate) trait Flow {
 
 /// The common cancel step: the journal row (if any, and not done) becomes `cancelled`.
 pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
+    let before = next;
     let next = next.name();
     let mut messages = Vec::new();
     if let Some(job) = ctx.world.job_mut(op) {
@@ -227,14 +229,16 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
                 0 => format!("stopped before {next}; it never began"),
                 _ => format!("stopped before {next}; an earlier attempt's outcome is unknown"),
             });
-            let request = format!("set {op} cancelled");
-            messages = ctx.call("journal", request, Some("ok".into()), Lost::Nothing);
+            messages = ctx.call("journal", Lost::Nothing, || {
+                let status = crate::world::JobStatus::Cancelled;
+                (Label::SetStatus { status }, Some(Label::Ok))
+            });
         }
     }
     Step {
         action: Some(Action::JournalUpdate),
         messages,
-        outcome: format!("cancel flag seen: stops before {next}; it never begins"),
+        outcome: Some(Outcome::Cancelled { before }),
         line: "cancel",
         result: Some("cancelled".to_string()),
         ..Step::default()
@@ -278,20 +282,6 @@ pub(crate) fn write_sql(scenario: &Scenario, table: &str) -> String {
     }
 }
 
-/// A table write as an outcome sentence.
-pub(crate) fn write_outcome(outcome: &crate::world::WriteOutcome, unique: bool) -> &'static str {
-    use crate::world::WriteOutcome;
-    match (outcome, unique) {
-        (WriteOutcome::Inserted, true) => "row inserted",
-        (WriteOutcome::Inserted, false) => {
-            "row inserted (no UNIQUE constraint to stop a duplicate)"
-        }
-        (WriteOutcome::Updated, _) => "conflict on the key: existing row updated, no new row",
-        (WriteOutcome::Ignored, _) => "conflict on the key: ignored, no new row",
-        (WriteOutcome::Conflict, _) => "UNIQUE constraint failed: the row already exists",
-    }
-}
-
 /// The faults the engine itself carries out when a message arrives, before any workflow code.
 pub(crate) const AT_RECEIVE: &[FaultKind] = &[FaultKind::DeliverTwice, FaultKind::ChangePayload];
 
@@ -303,7 +293,7 @@ pub(crate) const INSTEAD_OF_STEP: &[FaultKind] = &[FaultKind::Crash, FaultKind::
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Sent {
     /// Refused (busy) or lost on the way: nothing happened at the sink.
-    NotSent,
+    NotSent(NotSent),
     /// The effect happened; `lost` when its acknowledgment never reached the worker.
     Done { lost: bool },
 }
@@ -311,29 +301,27 @@ pub(crate) enum Sent {
 /// One send to a side-effect sink (a card charge, an email, a notification), with the three
 /// faults a send meets, the same in every workflow: busy (refused, nothing sent), a lost request
 /// (nothing sent; the worker times out) and a lost reply (sent; the worker times out). Fills in
-/// the step's messages, outcome and use of the fault; the caller decides what the run does next.
-/// `reply` is what the sink answers when the effect happens.
+/// the step's messages and use of the fault; the caller says what happened and decides what the
+/// run does next. `reply` is what the sink answers when the effect happens.
 pub(crate) fn send_effect(
     ctx: &mut Ctx,
     step: &mut Step,
     sink: &str,
     key: &str,
     op: &str,
-    request: String,
-    reply: String,
+    request: impl FnOnce() -> Label,
+    reply: Label,
 ) -> Sent {
     match ctx.fault {
         Some(FaultKind::Busy) => {
             step.fault_used = true;
-            step.messages = ctx.call(sink, request, Some("503 busy".into()), Lost::Nothing);
-            step.outcome = "503 busy: nothing sent".into();
-            return Sent::NotSent;
+            step.messages = ctx.call(sink, Lost::Nothing, || (request(), Some(Label::Busy)));
+            return Sent::NotSent(NotSent::Busy);
         }
         Some(FaultKind::LoseRequest) => {
             step.fault_used = true;
-            step.messages = ctx.call(sink, request, None, Lost::Request);
-            step.outcome = "request lost: nothing sent, timeout".into();
-            return Sent::NotSent;
+            step.messages = ctx.call(sink, Lost::Request, || (request(), None));
+            return Sent::NotSent(NotSent::RequestLost);
         }
         _ => {}
     }
@@ -346,7 +334,7 @@ pub(crate) fn send_effect(
     let lost = ctx.fault == Some(FaultKind::LoseReply);
     step.fault_used = lost;
     let how = if lost { Lost::Reply } else { Lost::Nothing };
-    step.messages = ctx.call(sink, request, Some(reply), how);
+    step.messages = ctx.call(sink, how, || (request(), Some(reply)));
     Sent::Done { lost }
 }
 
@@ -355,23 +343,30 @@ pub(crate) struct Ctx<'a> {
     pub world: &'a mut World,
     pub scenario: &'a Scenario,
     pub rng: &'a mut Rng,
-    /// The lane id of the stepping worker.
-    pub lane: &'a str,
+    /// The stepping worker's position; its lane id is spelled out only for a recorded message.
+    pub worker: usize,
     /// The fault striking this step, if any.
     pub fault: Option<FaultKind>,
+    /// The event is recorded: its messages are kept, and the text its outcome names is copied.
+    pub record: bool,
 }
 
 impl Ctx<'_> {
-    /// A request from the worker to `to` and its reply; either may be lost.
+    /// A request from the worker to `to` and its reply (`say` gives both); either may be lost.
+    /// No message at all when the event is not recorded: nobody would read it.
     pub fn call(
         &self,
         to: &str,
-        request: String,
-        reply: Option<String>,
         lost: Lost,
+        say: impl FnOnce() -> (Label, Option<Label>),
     ) -> Vec<Message> {
+        if !self.record {
+            return Vec::new();
+        }
+        let (request, reply) = say();
+        let lane = crate::engine::lane_id(self.worker);
         let mut messages = vec![Message {
-            from: self.lane.to_string(),
+            from: lane.clone(),
             to: to.to_string(),
             label: request,
             lost: lost == Lost::Request,
@@ -379,12 +374,22 @@ impl Ctx<'_> {
         if let Some(reply) = reply {
             messages.push(Message {
                 from: to.to_string(),
-                to: self.lane.to_string(),
+                to: lane,
                 label: reply,
                 lost: lost == Lost::Reply,
             });
         }
         messages
+    }
+
+    /// A copy of `text` for an outcome that names it, or an empty string (no allocation) when the
+    /// event is not recorded and the outcome will never be shown.
+    pub fn text(&self, text: &str) -> String {
+        if self.record {
+            text.to_string()
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -401,7 +406,8 @@ pub(crate) enum Lost {
 pub(crate) struct Step {
     pub action: Option<Action>,
     pub messages: Vec<Message>,
-    pub outcome: String,
+    /// What happened; every step says it (`None` only while the step is being built).
+    pub outcome: Option<Outcome>,
     /// The listing line id being executed.
     pub line: &'static str,
     pub flags: StepFlags,
@@ -417,8 +423,10 @@ pub(crate) struct Step {
 
 impl Step {
     /// The run ends here with `result`, at the listing line `line`.
-    pub fn finish(&mut self, result: &str, line: &'static str) {
-        self.outcome = format!("returns \"{result}\"");
+    pub fn finish(&mut self, result: &'static str, line: &'static str) {
+        self.outcome = Some(Outcome::Returned {
+            result: std::borrow::Cow::Borrowed(result),
+        });
         self.line = line;
         self.result = Some(result.to_string());
     }
@@ -479,16 +487,15 @@ pub(crate) fn write_row(
     value: &str,
     op: &str,
 ) -> Written {
-    let request = format!("write {key}");
+    let request = || Label::Write {
+        key: key.to_string(),
+    };
     if ctx.fault == Some(FaultKind::Busy) {
         step.fault_used = true;
-        step.messages = ctx.call(
-            "database",
-            request,
-            Some("database is locked".into()),
-            Lost::Nothing,
-        );
-        step.outcome = "database busy: nothing written".into();
+        step.messages = ctx.call("database", Lost::Nothing, || {
+            (request(), Some(Label::Locked))
+        });
+        step.outcome = Some(Outcome::DatabaseBusy);
         return Written::Busy;
     }
     let unique = ctx.world.table.unique;
@@ -496,12 +503,14 @@ pub(crate) fn write_row(
     let lost = ctx.fault == Some(FaultKind::LoseReply);
     step.fault_used = lost;
     let how = if lost { Lost::Reply } else { Lost::Nothing };
-    let reply = format!("{outcome:?}").to_lowercase();
-    step.messages = ctx.call("database", request, Some(reply), how);
-    step.outcome = write_outcome(&outcome, unique).to_string();
-    if lost {
-        step.outcome
-            .push_str(", but the acknowledgment was lost: timeout");
-    }
+    step.messages = ctx.call("database", how, || {
+        let write = outcome;
+        (request(), Some(Label::WriteDone { write }))
+    });
+    step.outcome = Some(Outcome::Written {
+        write: outcome,
+        unique,
+        lost,
+    });
     Written::Done { outcome, lost }
 }

@@ -4,6 +4,7 @@
 //! only be narrowed, never closed.
 
 use crate::fault::{Action, FaultKind};
+use crate::say::{Label, Outcome};
 use crate::scenario::Scenario;
 
 use super::{
@@ -146,19 +147,16 @@ impl Flow for Task {
         match self.pc {
             Pc::Check => {
                 let done = ctx.world.tracker.contains_key(&key);
-                let reply = if done { "done" } else { "not done" };
-                step.messages = ctx.call(
-                    "tracker",
-                    format!("already_done {key}"),
-                    Some(reply.into()),
-                    Lost::Nothing,
-                );
+                let reply = if done { Label::Done } else { Label::NotDone };
+                step.messages = ctx.call("tracker", Lost::Nothing, || {
+                    (Label::AlreadyDone { key: key.clone() }, Some(reply))
+                });
                 step.line = "check";
-                step.outcome = if done {
-                    format!("skipping {}: notification already sent", self.start.op)
+                step.outcome = Some(if done {
+                    Outcome::AlreadyNotified
                 } else {
-                    "not done yet".into()
-                };
+                    Outcome::NotDoneYet
+                });
                 self.pc = match (done, design.mark_after) {
                     (true, _) => Pc::Write,
                     (false, true) => Pc::Send,
@@ -167,14 +165,13 @@ impl Flow for Task {
             }
             Pc::MarkBefore | Pc::MarkAfter => {
                 ctx.world.insert_tracker(&key, &self.start.op);
-                step.messages = ctx.call(
-                    "tracker",
-                    format!("mark_done {key}"),
-                    Some("ok".into()),
-                    Lost::Nothing,
-                );
+                step.messages = ctx.call("tracker", Lost::Nothing, || {
+                    (Label::MarkDone { key: key.clone() }, Some(Label::Ok))
+                });
                 step.line = "mark";
-                step.outcome = format!("{key} marked done");
+                step.outcome = Some(Outcome::Marked {
+                    key: ctx.text(&key),
+                });
                 self.pc = if self.pc == Pc::MarkBefore {
                     Pc::Send
                 } else {
@@ -190,19 +187,17 @@ impl Flow for Task {
                     "notification",
                     &key,
                     op,
-                    format!("notify {op}"),
-                    "sent".into(),
+                    || Label::Notify,
+                    Label::Sent,
                 );
                 self.pc = match sent {
-                    Sent::NotSent => {
-                        step.outcome = "the notification was not sent".into();
+                    Sent::NotSent(_) => {
+                        step.outcome = Some(Outcome::NotificationNotSent);
                         Pc::Return("unknown", "unknown")
                     }
                     Sent::Done { lost } => {
-                        step.outcome = match ctx.world.sink_effects("notification", op) {
-                            1 => format!("sending notification for {op}"),
-                            n => format!("notification for {op} sent again: {n} in all"),
-                        };
+                        let sent = ctx.world.sink_effects("notification", op);
+                        step.outcome = Some(Outcome::Notifying { sent });
                         match (lost, design.tracker && design.mark_after) {
                             (true, _) => Pc::Return("unknown", "unknown"),
                             (false, true) => Pc::MarkAfter,

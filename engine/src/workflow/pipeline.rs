@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::fault::{Action, FaultKind};
+use crate::say::{Label, Outcome, Prior};
 use crate::scenario::Scenario;
 use crate::world::{JobRow, JobStatus};
 
@@ -200,21 +201,29 @@ impl Task {
             reason: None,
         });
         let row = row.clone();
-        let answer = match (&row.failed_stage, row.status) {
-            (_, JobStatus::Verified) => "success".to_string(),
-            (Some(stage), _) => format!("failed at {stage}"),
-            _ if row.attempts == 0 => "none".to_string(),
-            _ => row.status.name().to_string(),
+        // What the row says of the earlier run: the stage's name is copied only when shown.
+        let prior = match (&row.failed_stage, row.status) {
+            (_, JobStatus::Verified) => Prior::Success,
+            (Some(stage), _) => Prior::FailedAt {
+                stage: ctx.text(stage),
+            },
+            _ if row.attempts == 0 => Prior::None,
+            _ => Prior::Status { status: row.status },
         };
-        step.messages = ctx.call(
-            "journal",
-            format!("get {op}"),
-            Some(answer.clone()),
-            Lost::Nothing,
-        );
+        step.messages = ctx.call("journal", Lost::Nothing, || {
+            let answer = match &prior {
+                Prior::Success => Label::Success,
+                Prior::FailedAt { stage } => Label::FailedAt {
+                    stage: stage.clone(),
+                },
+                Prior::None => Label::None,
+                Prior::Status { status } => Label::Status { status: *status },
+            };
+            (Label::Get, Some(answer))
+        });
         step.line = "get";
         if row.status.is_success() && design.skip_succeeded {
-            step.outcome = format!("{op} already succeeded: skipped at the boundary");
+            step.outcome = Some(Outcome::SkippedSucceeded);
             self.pc = Pc::Return("skipped", "skip");
             return;
         }
@@ -224,24 +233,25 @@ impl Task {
         self.resubmitting = row.status.is_success();
         self.output = row.stages.get(MODEL).cloned();
         self.pc = self.resume_point(&row, design.resume);
-        step.outcome = match (self.resubmitting, self.pc) {
-            (true, _) => format!("{op} already succeeded, but this design processes it again"),
-            (false, Pc::Model) if row.stages.contains_key(MODEL) => {
-                "a model output is preserved, but this design starts over".to_string()
-            }
-            (false, Pc::Model) => format!("prior result: {answer}; starting from the model call"),
-            (false, Pc::Write) => {
-                "model output preserved: resuming at the downstream write".to_string()
-            }
-            (false, Pc::Notify) => "write already done: resuming at the notification".to_string(),
-            _ => format!("prior result: {answer}"),
-        };
+        step.outcome = Some(match (self.resubmitting, self.pc) {
+            (true, _) => Outcome::ProcessedAgain,
+            (false, Pc::Model) if row.stages.contains_key(MODEL) => Outcome::StartsOver,
+            (false, Pc::Model) => Outcome::PriorResult {
+                prior,
+                from_model: true,
+            },
+            (false, Pc::Write) => Outcome::ResumesAtWrite,
+            (false, Pc::Notify) => Outcome::ResumesAtNotification,
+            _ => Outcome::PriorResult {
+                prior,
+                from_model: false,
+            },
+        });
     }
 
     fn model(&mut self, ctx: &mut Ctx, step: &mut Step) {
         step.line = "model";
         step.flags.resubmitted = self.resubmitting;
-        let request = format!("call_model {}", self.start.op);
         if matches!(
             ctx.fault,
             Some(FaultKind::Busy | FaultKind::Timeout | FaultKind::LoseRequest)
@@ -249,25 +259,26 @@ impl Task {
             step.fault_used = true;
             let lost = ctx.fault == Some(FaultKind::LoseRequest);
             let reply = match ctx.fault {
-                Some(FaultKind::Busy) => Some("429 rate limited".to_string()),
+                Some(FaultKind::Busy) => Some(Label::RateLimited),
                 _ => None,
             };
             let how = if lost { Lost::Request } else { Lost::Nothing };
-            step.messages = ctx.call("model", request, reply, how);
+            step.messages = ctx.call("model", how, || (Label::CallModel, reply));
             if ctx.fault == Some(FaultKind::Timeout) {
                 ctx.world.count_model_call();
             }
-            step.outcome = "the model call failed: nothing to preserve".into();
+            step.outcome = Some(Outcome::ModelFailed);
             self.fail(ctx, MODEL);
             return;
         }
         ctx.world.count_model_call();
         let output = format!("summary-{}", self.start.op);
-        step.messages = ctx.call("model", request, Some(output.clone()), Lost::Nothing);
-        step.outcome = format!(
-            "model returns {output} (call {} in all); output preserved",
-            ctx.world.model_calls
-        );
+        step.messages = ctx.call("model", Lost::Nothing, || {
+            (Label::CallModel, Some(Label::Summary))
+        });
+        step.outcome = Some(Outcome::ModelReturned {
+            calls: ctx.world.model_calls,
+        });
         self.complete(ctx, MODEL, &output);
         self.output = Some(output);
         self.pc = Pc::Write;
@@ -281,11 +292,15 @@ impl Task {
         let op = self.start.op.clone();
         match write_row(ctx, step, ctx.scenario.design.write, &key, &output, &op) {
             Written::Busy => {
-                step.outcome.push_str("; the model output stays preserved");
+                step.outcome = Some(Outcome::WriteBusyOutputKept);
                 self.fail(ctx, WRITE);
             }
-            Written::Done { lost: true, .. } => {
-                step.outcome.push_str("; recorded as a failed write");
+            Written::Done {
+                outcome: write,
+                lost: true,
+            } => {
+                let unique = ctx.world.table.unique;
+                step.outcome = Some(Outcome::WriteLostFailed { write, unique });
                 self.fail(ctx, WRITE);
             }
             Written::Done { .. } => {
@@ -300,13 +315,10 @@ impl Task {
         let key = format!("notify:{}", self.start.key);
         let guarded = ctx.scenario.design.tracker;
         if guarded && ctx.world.tracker.contains_key(&key) {
-            step.messages = ctx.call(
-                "notification",
-                format!("notify {}", self.start.op),
-                Some("skipped: already sent".into()),
-                Lost::Nothing,
-            );
-            step.outcome = "notification already sent: skipped".into();
+            step.messages = ctx.call("notification", Lost::Nothing, || {
+                (Label::Notify, Some(Label::AlreadySent))
+            });
+            step.outcome = Some(Outcome::NotificationSkipped);
             self.complete(ctx, NOTIFY, "sent");
             self.pc = Pc::Done;
             return;
@@ -318,27 +330,25 @@ impl Task {
             "notification",
             &key,
             &op,
-            format!("notify {op}"),
-            "sent".into(),
+            || Label::Notify,
+            Label::Sent,
         );
         match sent {
-            Sent::NotSent => {
-                step.outcome = "the notification failed; the write stays done".into();
+            Sent::NotSent(_) => {
+                step.outcome = Some(Outcome::NotificationFailed);
                 self.fail(ctx, NOTIFY);
             }
             // The worker cannot tell it was sent: no tracker mark, and the stage fails.
             Sent::Done { lost: true } => {
-                step.outcome = "notification sent, but the reply was lost: the stage fails".into();
+                step.outcome = Some(Outcome::NotificationReplyLost);
                 self.fail(ctx, NOTIFY);
             }
             Sent::Done { lost: false } => {
                 if guarded {
                     ctx.world.insert_tracker(&key, &op);
                 }
-                step.outcome = match ctx.world.sink_effects("notification", &op) {
-                    1 => "notification sent".into(),
-                    n => format!("notification sent again: {n} for one item"),
-                };
+                let sent = ctx.world.sink_effects("notification", &op);
+                step.outcome = Some(Outcome::NotificationSent { sent });
                 self.complete(ctx, NOTIFY, "sent");
                 self.pc = Pc::Done;
             }
@@ -352,13 +362,10 @@ impl Task {
             job.failed_stage = None;
             job.reason = None;
         }
-        step.messages = ctx.call(
-            "journal",
-            format!("mark_success {op}"),
-            Some("ok".into()),
-            Lost::Nothing,
-        );
-        step.outcome = "item result: success".into();
+        step.messages = ctx.call("journal", Lost::Nothing, || {
+            (Label::MarkSuccess, Some(Label::Ok))
+        });
+        step.outcome = Some(Outcome::ItemSucceeded);
         step.line = "done";
         self.pc = Pc::Return("succeeded", "succeeded");
     }

@@ -5,6 +5,7 @@
 use crate::fault::{Action, FaultKind};
 use crate::provider::{self, SubmitReply};
 use crate::retry;
+use crate::say::{Label, Outcome, Rejection, Reply};
 use crate::scenario::{FailureClass, Scenario};
 use crate::world::{JobRow, JobStatus};
 
@@ -215,7 +216,7 @@ enum Pc {
     Review,
     Fail(String),
     /// Refused for a changed payload: recorded as failed with why, then the run returns.
-    Reject(String, &'static str),
+    Reject(Rejection, &'static str),
     Update,
     Return(&'static str, &'static str),
 }
@@ -298,9 +299,10 @@ impl Flow for Task {
                 Some("lookup inconclusive"),
             ),
             Pc::Fail(reason) => self.mark(ctx, JobStatus::Failed, "fail", Some(reason.as_str())),
-            Pc::Reject(reason, line) => {
+            Pc::Reject(why, line) => {
+                let reason = why.text();
                 let mut step = self.mark(ctx, JobStatus::Failed, line, Some(reason.as_str()));
-                step.outcome = format!("journal: failed ({reason})");
+                step.outcome = Some(Outcome::JournalRejected { why });
                 self.pc = Pc::Return("rejected", line);
                 step
             }
@@ -319,15 +321,10 @@ impl Task {
         let op = self.start.op.clone();
         self.row = ctx.world.journal.get(&op).cloned();
         let answer = match &self.row {
-            None => "none".to_string(),
-            Some(row) => row.status.name().to_string(),
+            None => Label::None,
+            Some(row) => Label::Status { status: row.status },
         };
-        let messages = ctx.call(
-            "journal",
-            format!("get {op}"),
-            Some(answer.clone()),
-            Lost::Nothing,
-        );
+        let messages = ctx.call("journal", Lost::Nothing, || (Label::Get, Some(answer)));
         self.pc = match &self.row {
             Some(row) if row.payload != self.start.payload => {
                 Pc::Return("rejected", "reject_journal")
@@ -339,15 +336,13 @@ impl Task {
             Some(_) => self.after_checkpoint(ctx.scenario),
         };
         let outcome = match (&self.row, &self.pc) {
-            (None, _) => "no journal row yet".to_string(),
-            (Some(_), Pc::Return("rejected", _)) => {
-                "journal row has a different payload".to_string()
-            }
-            (Some(row), _) => format!("journal row is {}", row.status.name()),
+            (None, _) => Outcome::NoJournalRow,
+            (Some(_), Pc::Return("rejected", _)) => Outcome::JournalPayloadDiffers,
+            (Some(row), _) => Outcome::JournalRow { status: row.status },
         };
         Step {
             messages,
-            outcome,
+            outcome: Some(outcome),
             line: "get",
             ..Step::default()
         }
@@ -375,22 +370,19 @@ impl Task {
             failed_stage: None,
             reason: None,
         });
-        let reply = if existed { "ignored: row exists" } else { "ok" };
-        let messages = ctx.call(
-            "journal",
-            format!("insert {op} pending"),
-            Some(reply.into()),
-            Lost::Nothing,
-        );
+        let reply = if existed { Label::RowExists } else { Label::Ok };
+        let messages = ctx.call("journal", Lost::Nothing, || {
+            (Label::InsertPending, Some(reply))
+        });
         self.pc = self.after_checkpoint(ctx.scenario);
         let outcome = if existed {
-            "another worker saved this checkpoint first: insert ignored".to_string()
+            Outcome::CheckpointRaced
         } else {
-            "checkpoint saved: pending".to_string()
+            Outcome::CheckpointSaved
         };
         Step {
             messages,
-            outcome,
+            outcome: Some(outcome),
             line: "insert",
             ..Step::default()
         }
@@ -398,7 +390,7 @@ impl Task {
 
     fn lookup(&mut self, ctx: &mut Ctx) -> Step {
         let key = self.start.key.clone();
-        let request = format!("lookup {key}");
+        let request = || Label::Lookup { key: key.clone() };
         let mut step = Step {
             line: "lookup",
             ..Step::default()
@@ -406,10 +398,10 @@ impl Task {
         if matches!(ctx.fault, Some(FaultKind::LoseRequest | FaultKind::Busy)) {
             step.fault_used = true;
             let lost = ctx.fault == Some(FaultKind::LoseRequest);
-            let reply = (!lost).then(|| "503 busy".to_string());
+            let reply = (!lost).then_some(Label::Busy);
             let how = if lost { Lost::Request } else { Lost::Nothing };
-            step.messages = ctx.call("provider", request, reply, how);
-            step.outcome = "lookup failed: still unknown".to_string();
+            step.messages = ctx.call("provider", how, || (request(), reply));
+            step.outcome = Some(Outcome::LookupFailed);
             self.pc = Pc::Return("unknown", "unknown");
             return step;
         }
@@ -418,41 +410,36 @@ impl Task {
         let found = provider::lookup(ctx.world, &ctx.scenario.provider, &key).filter(|_| !stale);
         match found {
             Some(found) if found.payload != self.start.payload => {
-                step.messages = ctx.call(
-                    "provider",
-                    request,
-                    Some(format!("found {}", found.receipt)),
-                    Lost::Nothing,
-                );
-                step.outcome = "provider holds a different payload".to_string();
-                self.pc = Pc::Reject(
-                    "the provider holds another payload under this key".into(),
-                    "reject_found",
-                );
+                step.messages = ctx.call("provider", Lost::Nothing, || {
+                    let receipt = found.receipt.clone();
+                    (request(), Some(Label::FoundReceipt { receipt }))
+                });
+                step.outcome = Some(Outcome::ProviderPayloadDiffers);
+                self.pc = Pc::Reject(Rejection::ProviderPayload, "reject_found");
             }
             Some(found) => {
-                step.messages = ctx.call(
-                    "provider",
-                    request,
-                    Some(format!("found {}", found.receipt)),
-                    Lost::Nothing,
-                );
-                step.outcome = format!("already done at the provider: {}", found.receipt);
+                step.messages = ctx.call("provider", Lost::Nothing, || {
+                    let receipt = found.receipt.clone();
+                    (request(), Some(Label::FoundReceipt { receipt }))
+                });
+                let receipt = ctx.text(&found.receipt);
+                step.outcome = Some(Outcome::AlreadyDone { receipt });
                 self.receipt = Some(found.receipt);
                 self.evidence = true;
                 self.pc = Pc::Update;
             }
             None => {
-                step.messages =
-                    ctx.call("provider", request, Some("not found".into()), Lost::Nothing);
+                step.messages = ctx.call("provider", Lost::Nothing, || {
+                    (request(), Some(Label::NotFound))
+                });
                 // An earlier attempt, in an earlier run or in this one, may have taken effect.
                 let uncertain =
                     self.attempts > 0 || self.row.as_ref().is_some_and(|row| row.attempts > 0);
                 if uncertain && !ctx.scenario.design.trust_not_found {
-                    step.outcome = "not found, but an earlier attempt is unresolved".to_string();
+                    step.outcome = Some(Outcome::NotFoundUnresolved);
                     self.pc = Pc::Review;
                 } else {
-                    step.outcome = "not found".to_string();
+                    step.outcome = Some(Outcome::NotFound);
                     self.pc = Pc::Submit;
                 }
             }
@@ -476,19 +463,23 @@ impl Task {
         self.attempts += 1;
         ctx.world.count_deepest_call();
         let config = ctx.scenario.provider.clone();
-        let request = format!("submit {key} {payload}");
+        let request = || Label::Submit {
+            key: key.clone(),
+            payload: payload.clone(),
+        };
         let failure = match ctx.fault {
             Some(FaultKind::LoseRequest) => {
-                step.messages = ctx.call("provider", request, None, Lost::Request);
-                step.outcome =
-                    "request lost: timeout, nothing happened (the worker cannot tell)".into();
+                step.messages = ctx.call("provider", Lost::Request, || (request(), None));
+                step.outcome = Some(Outcome::SubmitRequestLost);
                 Some(FailureClass::UnknownCompletion)
             }
             Some(FaultKind::LoseReply) => {
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
-                step.messages =
-                    ctx.call("provider", request, Some(reply_label(&reply)), Lost::Reply);
-                step.outcome = "provider committed, reply lost: timeout".into();
+                step.messages = ctx.call("provider", Lost::Reply, || {
+                    let reply = Reply::from_submit(reply);
+                    (request(), Some(Label::Provider { reply }))
+                });
+                step.outcome = Some(Outcome::SubmitReplyLost);
                 Some(FailureClass::UnknownCompletion)
             }
             Some(FaultKind::Timeout) => {
@@ -498,34 +489,28 @@ impl Task {
                     operation: op.clone(),
                     commit_tick: ctx.world.tick.saturating_add(3),
                 });
-                step.messages = ctx.call("provider", request, None, Lost::Nothing);
-                step.outcome = "no answer in time: timeout (the request is still in flight)".into();
+                step.messages = ctx.call("provider", Lost::Nothing, || (request(), None));
+                step.outcome = Some(Outcome::SubmitTimeout);
                 Some(FailureClass::UnknownCompletion)
             }
             Some(FaultKind::Busy) => {
                 step.messages =
-                    ctx.call("provider", request, Some("503 busy".into()), Lost::Nothing);
-                step.outcome = "503 busy: nothing happened, a temporary failure".into();
+                    ctx.call("provider", Lost::Nothing, || (request(), Some(Label::Busy)));
+                step.outcome = Some(Outcome::SubmitBusy);
                 Some(FailureClass::Temporary)
             }
             Some(FaultKind::InvalidInput) => {
-                step.messages = ctx.call(
-                    "provider",
-                    request,
-                    Some("400 invalid".into()),
-                    Lost::Nothing,
-                );
-                step.outcome = "400 invalid input: repeating it cannot help".into();
+                step.messages = ctx.call("provider", Lost::Nothing, || {
+                    (request(), Some(Label::Invalid))
+                });
+                step.outcome = Some(Outcome::SubmitInvalid);
                 Some(FailureClass::InvalidInput)
             }
             Some(FaultKind::PermissionDenied) => {
-                step.messages = ctx.call(
-                    "provider",
-                    request,
-                    Some("403 forbidden".into()),
-                    Lost::Nothing,
-                );
-                step.outcome = "403 forbidden: a person must fix the credential".into();
+                step.messages = ctx.call("provider", Lost::Nothing, || {
+                    (request(), Some(Label::Forbidden))
+                });
+                step.outcome = Some(Outcome::SubmitForbidden);
                 Some(FailureClass::Permission)
             }
             other => {
@@ -533,13 +518,11 @@ impl Task {
                     ctx.world.expire_key(&key);
                 }
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
-                step.messages = ctx.call(
-                    "provider",
-                    request,
-                    Some(reply_label(&reply)),
-                    Lost::Nothing,
-                );
-                self.accept(&reply, &mut step);
+                step.messages = ctx.call("provider", Lost::Nothing, || {
+                    let reply = Reply::from_submit(reply.clone());
+                    (request(), Some(Label::Provider { reply }))
+                });
+                self.accept(reply, &mut step);
                 None
             }
         };
@@ -550,32 +533,28 @@ impl Task {
     }
 
     /// The provider answered.
-    fn accept(&mut self, reply: &SubmitReply, step: &mut Step) {
-        match reply {
+    fn accept(&mut self, reply: SubmitReply, step: &mut Step) {
+        match &reply {
             SubmitReply::Created { receipt } | SubmitReply::Replayed { receipt } => {
-                step.outcome = match reply {
-                    SubmitReply::Created { .. } => format!("provider created {receipt}"),
-                    _ => format!("provider replayed {receipt}: no new effect"),
-                };
                 self.receipt = Some(receipt.clone());
                 self.evidence = true;
                 self.pc = Pc::Update;
             }
             SubmitReply::SilentlyAccepted { receipt } => {
-                step.outcome = format!("changed payload accepted silently: old {receipt} returned");
                 step.flags.silent_change = true;
                 self.receipt = Some(receipt.clone());
                 self.evidence = true;
                 self.pc = Pc::Update;
             }
             SubmitReply::Rejected { status } => {
-                step.outcome = format!("{status}: key reused with a different payload");
-                self.pc = Pc::Reject(
-                    format!("{status}: key reused with a different payload"),
-                    "reject_submit",
-                );
+                let status = *status;
+                self.pc = Pc::Reject(Rejection::KeyReused { status }, "reject_submit");
             }
         }
+        // The provider's answer already holds the receipt: the outcome takes it, no copy.
+        step.outcome = Some(Outcome::Submitted {
+            reply: Reply::from_submit(reply),
+        });
     }
 
     /// Classify, then respond as the class allows.
@@ -617,11 +596,10 @@ impl Task {
         // After an unknown completion, reconcile before resubmitting.
         self.pc = self.after_checkpoint(ctx.scenario);
         Step {
-            outcome: format!(
-                "backs off {ticks} {} before attempt {}",
-                if ticks == 1 { "tick" } else { "ticks" },
-                self.attempts + 1
-            ),
+            outcome: Some(Outcome::BacksOff {
+                ticks,
+                attempt: self.attempts + 1,
+            }),
             line,
             sleep_ticks: ticks,
             ..Step::default()
@@ -648,26 +626,22 @@ impl Task {
                 step.flags.unproven_success = !self.evidence;
             }
         }
-        let detail = match (&self.receipt, status) {
-            (Some(receipt), JobStatus::Verified) => format!("set {op} verified {receipt}"),
-            _ => format!("set {op} {}", status.name()),
-        };
-        step.messages = ctx.call("journal", detail, Some("ok".into()), Lost::Nothing);
-        step.outcome = format!("journal: {}", status.name());
+        let receipt = &self.receipt;
+        step.messages = ctx.call("journal", Lost::Nothing, || {
+            let detail = match (receipt, status) {
+                (Some(receipt), JobStatus::Verified) => Label::SetVerified {
+                    receipt: receipt.clone(),
+                },
+                _ => Label::SetStatus { status },
+            };
+            (detail, Some(Label::Ok))
+        });
+        step.outcome = Some(Outcome::Journal { status });
         self.pc = match status {
             JobStatus::Verified => Pc::Return("verified", "verified"),
             JobStatus::NeedsReview => Pc::Return("needs_review", "review_return"),
             _ => Pc::Return("failed", "fail_return"),
         };
         step
-    }
-}
-
-fn reply_label(reply: &SubmitReply) -> String {
-    match reply {
-        SubmitReply::Created { receipt } => format!("201 {receipt}"),
-        SubmitReply::Replayed { receipt } => format!("200 {receipt} (replay)"),
-        SubmitReply::SilentlyAccepted { receipt } => format!("200 {receipt}"),
-        SubmitReply::Rejected { status } => format!("{status} key reused"),
     }
 }

@@ -3,6 +3,7 @@
 //! application-level "does it exist?" check, which races under concurrency.
 
 use crate::fault::{Action, FaultKind};
+use crate::say::{Label, Outcome};
 use crate::scenario::{Scenario, WriteMode};
 use crate::world::WriteOutcome;
 
@@ -134,14 +135,11 @@ impl Flow for Task {
         match self.pc {
             Pc::Select => {
                 let exists = ctx.world.table.contains(&key);
-                let answer = if exists { "1 row" } else { "no row" };
-                step.messages = ctx.call(
-                    "database",
-                    format!("SELECT {key}"),
-                    Some(answer.into()),
-                    Lost::Nothing,
-                );
-                step.outcome = format!("check in application code: {answer}");
+                let answer = if exists { Label::OneRow } else { Label::NoRow };
+                step.messages = ctx.call("database", Lost::Nothing, || {
+                    (Label::Select { key: key.clone() }, Some(answer))
+                });
+                step.outcome = Some(Outcome::Checked { exists });
                 step.line = "select";
                 self.pc = if exists {
                     Pc::Return("exists", "exists")
