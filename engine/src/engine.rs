@@ -243,21 +243,30 @@ impl Engine {
     /// scenario's own rules already strike). Empty once the run is over. Advances the clock
     /// while everyone waits, as `step` would.
     pub fn choices(&mut self) -> Vec<Choice> {
+        let mut choices = Vec::new();
+        self.choices_into(&mut choices);
+        choices
+    }
+
+    /// `choices()` into a buffer the caller keeps (cleared first), so an explorer allocates
+    /// nothing per state.
+    pub fn choices_into(&mut self, choices: &mut Vec<Choice>) {
+        choices.clear();
         if self.stop.is_some() || self.events >= self.scenario.step_cap {
-            return Vec::new();
+            return;
         }
         let ready = match self.upcoming() {
-            Upcoming::Finished | Upcoming::TimeLimit => return Vec::new(),
+            Upcoming::Finished | Upcoming::TimeLimit => return,
             Upcoming::Commit => {
-                return vec![Choice {
+                choices.push(Choice {
                     worker: None,
                     action: Action::ProviderSubmit,
                     fault: None,
-                }]
+                });
+                return;
             }
             Upcoming::Ready(ready) => ready,
         };
-        let mut choices = Vec::new();
         for index in ready {
             let action = match &self.workers[index].task {
                 None => Action::Receive,
@@ -280,7 +289,6 @@ impl Engine {
                 });
             }
         }
-        choices
     }
 
     /// Takes one event as `choice` says (one of `choices()`); records nothing. `None` once the

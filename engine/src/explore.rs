@@ -15,7 +15,7 @@
 //! it never reads a clock: its limit is a number of transitions.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use serde::Serialize;
 
@@ -201,7 +201,10 @@ pub struct Explorer {
     budget: Budget,
     root: u64,
     stack: Vec<Frame>,
-    memo: HashMap<u64, Summary>,
+    memo: HashMap<u64, Summary, BuildHasherDefault<KeyHasher>>,
+    /// Buffers kept between states, so a step allocates none.
+    choices: Vec<Choice>,
+    spare_children: Vec<Vec<Child>>,
     transitions: u64,
     finished: bool,
     complete: bool,
@@ -230,7 +233,9 @@ impl Explorer {
             budget,
             root,
             stack: Vec::new(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
+            choices: Vec::new(),
+            spare_children: Vec::new(),
             transitions: 0,
             finished: false,
             complete: false,
@@ -338,13 +343,15 @@ impl Explorer {
 
     /// Pops the top frame, records its summary and folds it into its parent.
     fn close_top(&mut self) {
-        let frame = self.stack.pop().expect("the caller checked");
+        let mut frame = self.stack.pop().expect("the caller checked");
         self.memo.insert(frame.key, frame.summary);
         if let Some(parent) = self.stack.last_mut() {
             let child = &parent.children[parent.next - 1];
             debug_assert_eq!(child.key, frame.key);
             fold(&mut parent.summary, child, &frame.summary);
         }
+        frame.children.clear();
+        self.spare_children.push(frame.children);
     }
 
     /// Closes every open frame with what was found so far (the search was cut).
@@ -356,13 +363,16 @@ impl Explorer {
         }
     }
 
-    /// A frame for the state `key`, with every successor computed (one transition each).
+    /// A frame for the state `key`, with every successor computed (one transition each). The
+    /// engine is copied only where the state branches: the last successor steps it in place.
     fn expand(&mut self, key: u64, mut engine: Engine, used: Used) -> Frame {
-        let choices = engine.choices();
+        let mut choices = std::mem::take(&mut self.choices);
+        engine.choices_into(&mut choices);
         let mut summary = Summary {
             schedules: 0,
             best: [None; 8],
         };
+        let mut children = self.spare_children.pop().unwrap_or_default();
         if choices.is_empty() {
             summary.schedules = 1;
             if engine.has_work() {
@@ -372,9 +382,10 @@ impl Explorer {
                     via: None,
                 });
             }
+            self.choices = choices;
             return Frame {
                 key,
-                children: Vec::new(),
+                children,
                 next: 0,
                 summary,
             };
@@ -383,28 +394,33 @@ impl Explorer {
         let last_ready = used
             .last
             .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)));
-        let mut children: Vec<Child> = Vec::new();
-        let mut plain: Option<(Option<u8>, u64)> = None;
-        for choice in choices {
+        let preempts = |choice: &Choice| {
+            several && last_ready && choice.worker.is_some() && choice.worker != used.last
+        };
+        // Budgets first, so the engine is copied only for the successors that are taken.
+        choices.retain(|choice| {
             let fault_cost = u32::from(choice.fault.is_some());
-            if fault_cost > 0 && !self.allows(choice.fault, used.faults) {
-                continue;
-            }
-            let preempts =
-                several && last_ready && choice.worker.is_some() && { choice.worker != used.last };
-            let preemption_cost = u32::from(preempts);
-            if used.preemptions + preemption_cost > self.budget.preemptions_max {
-                continue;
-            }
-            let mut next = engine.clone();
+            let within_faults = fault_cost == 0 || self.allows(choice.fault, used.faults);
+            let preemption_cost = u32::from(preempts(choice));
+            within_faults && used.preemptions + preemption_cost <= self.budget.preemptions_max
+        });
+        let mut plain: Option<(Option<u8>, u64)> = None;
+        let mut engine = Some(engine);
+        let last = choices.len().saturating_sub(1);
+        for (position, choice) in choices.iter().copied().enumerate() {
+            let mut next = match position == last {
+                true => engine.take().expect("the last successor takes the engine"),
+                false => engine.as_ref().expect("kept until the last").clone(),
+            };
             let stepped: Stepped = next
                 .step_with(&choice)
                 .expect("a state with choices has a next event");
             self.transitions += 1;
             let hash = next.state_hash();
+            let fault_cost = u32::from(choice.fault.is_some());
             let child_used = Used {
                 faults: used.faults + fault_cost,
-                preemptions: used.preemptions + preemption_cost,
+                preemptions: used.preemptions + u32::from(preempts(&choice)),
                 last: if several {
                     choice.worker.or(used.last)
                 } else {
@@ -419,15 +435,18 @@ impl Explorer {
             } else if !stepped.fault_used && plain == Some((choice.worker, hash)) {
                 continue;
             }
+            let key = node_key(hash, child_used);
             children.push(Child {
                 choice,
-                engine: Some(next),
-                key: node_key(hash, child_used),
+                // A state already explored is only folded in: its engine is not needed.
+                engine: (!self.memo.contains_key(&key)).then_some(next),
+                key,
                 used: child_used,
                 fault_cost,
                 broke_mask: stepped.broke_mask,
             });
         }
+        self.choices = choices;
         Frame {
             key,
             children,
@@ -586,6 +605,26 @@ fn node_key(engine_hash: u64, used: Used) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     (engine_hash, used).hash(&mut hasher);
     hasher.finish()
+}
+
+/// The memo's hasher: its keys are hashes already, so they index the table as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 /// A fault as a noun phrase: "a lost reply".
