@@ -316,9 +316,9 @@ impl Engine {
     /// A hash of everything that decides the rest of the run: the world, the workers' queues and
     /// runs in progress, the RNG, the occurrence counters behind `nth`, the schedule's position,
     /// the key sequence, the event count (the step cap) and the invariants already broken. Two
-    /// engines with the same hash continue the same way. Deterministic within a build.
+    /// engines with the same hash continue the same way. The same on every platform.
     pub fn state_hash(&self) -> u64 {
-        let mut hasher = std::hash::DefaultHasher::new();
+        let mut hasher = crate::fingerprint::Fingerprint::default();
         crate::explore::hash_world(&self.world, &mut hasher);
         self.rng.hash(&mut hasher);
         for worker in &self.workers {

@@ -179,9 +179,63 @@ struct Summary {
     best: [Option<Best>; 8],
 }
 
+/// Every fully explored state's summary, by key. Most states break nothing below them: their
+/// entry is two numbers, and only the others keep their eight best ways to a violation, apart.
+#[derive(Default)]
+struct Memo {
+    known: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    bests: Vec<[Option<Best>; 8]>,
+}
+
+#[derive(Clone, Copy)]
+struct Known {
+    schedules: u64,
+    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state.
+    best: u32,
+}
+
+const NO_BEST: u32 = u32::MAX;
+
+impl Memo {
+    fn get(&self, key: u64) -> Option<Summary> {
+        let known = self.known.get(&key)?;
+        Some(Summary {
+            schedules: known.schedules,
+            best: match known.best {
+                NO_BEST => [None; 8],
+                position => self.bests[position as usize],
+            },
+        })
+    }
+
+    fn contains(&self, key: u64) -> bool {
+        self.known.contains_key(&key)
+    }
+
+    fn insert(&mut self, key: u64, summary: &Summary) {
+        let best = match summary.best.iter().any(Option::is_some) {
+            true => {
+                self.bests.push(summary.best);
+                (self.bests.len() - 1) as u32
+            }
+            false => NO_BEST,
+        };
+        let known = Known {
+            schedules: summary.schedules,
+            best,
+        };
+        self.known.insert(key, known);
+    }
+
+    fn len(&self) -> usize {
+        self.known.len()
+    }
+}
+
 struct Child {
     choice: Choice,
-    engine: Option<Engine>,
+    /// Boxed, so a frame moves a pointer, not the whole engine.
+    engine: Option<Box<Engine>>,
     key: u64,
     used: Used,
     fault_cost: u32,
@@ -201,7 +255,7 @@ pub struct Explorer {
     budget: Budget,
     root: u64,
     stack: Vec<Frame>,
-    memo: HashMap<u64, Summary, BuildHasherDefault<KeyHasher>>,
+    memo: Memo,
     /// Buffers kept between states, so a step allocates none.
     choices: Vec<Choice>,
     spare_children: Vec<Vec<Child>>,
@@ -221,7 +275,7 @@ impl Explorer {
                 max: FAULTS_MAX.into(),
             });
         }
-        let engine = Engine::new(scenario.clone())?;
+        let engine = Box::new(Engine::new(scenario.clone())?);
         let used = Used {
             faults: 0,
             preemptions: 0,
@@ -233,7 +287,7 @@ impl Explorer {
             budget,
             root,
             stack: Vec::new(),
-            memo: HashMap::default(),
+            memo: Memo::default(),
             choices: Vec::new(),
             spare_children: Vec::new(),
             transitions: 0,
@@ -287,7 +341,7 @@ impl Explorer {
 
     /// The findings so far; final once `advance` has returned true.
     pub fn report(&self) -> Report {
-        let summary = self.memo.get(&self.root).copied().unwrap_or(Summary {
+        let summary = self.memo.get(self.root).unwrap_or(Summary {
             schedules: 0,
             best: [None; 8],
         });
@@ -328,8 +382,8 @@ impl Explorer {
         if frame.next < frame.children.len() {
             let child = &mut frame.children[frame.next];
             frame.next += 1;
-            if let Some(summary) = self.memo.get(&child.key) {
-                fold(&mut frame.summary, child, summary);
+            if let Some(summary) = self.memo.get(child.key) {
+                fold(&mut frame.summary, child, &summary);
                 return;
             }
             let engine = child.engine.take().expect("each child is entered once");
@@ -344,7 +398,7 @@ impl Explorer {
     /// Pops the top frame, records its summary and folds it into its parent.
     fn close_top(&mut self) {
         let mut frame = self.stack.pop().expect("the caller checked");
-        self.memo.insert(frame.key, frame.summary);
+        self.memo.insert(frame.key, &frame.summary);
         if let Some(parent) = self.stack.last_mut() {
             let child = &parent.children[parent.next - 1];
             debug_assert_eq!(child.key, frame.key);
@@ -365,7 +419,7 @@ impl Explorer {
 
     /// A frame for the state `key`, with every successor computed (one transition each). The
     /// engine is copied only where the state branches: the last successor steps it in place.
-    fn expand(&mut self, key: u64, mut engine: Engine, used: Used) -> Frame {
+    fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) -> Frame {
         let mut choices = std::mem::take(&mut self.choices);
         engine.choices_into(&mut choices);
         let mut summary = Summary {
@@ -439,7 +493,7 @@ impl Explorer {
             children.push(Child {
                 choice,
                 // A state already explored is only folded in: its engine is not needed.
-                engine: (!self.memo.contains_key(&key)).then_some(next),
+                engine: (!self.memo.contains(key)).then_some(next),
                 key,
                 used: child_used,
                 fault_cost,
@@ -478,7 +532,7 @@ impl Explorer {
         let mut broke = 0u8;
         while let Some(choice) = self
             .memo
-            .get(&key)
+            .get(key)
             .and_then(|summary| summary.best[index])
             .and_then(|best| best.via)
         {
@@ -602,7 +656,7 @@ fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
 }
 
 fn node_key(engine_hash: u64, used: Used) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
+    let mut hasher = crate::fingerprint::Fingerprint::default();
     (engine_hash, used).hash(&mut hasher);
     hasher.finish()
 }

@@ -12,6 +12,7 @@ mod engine;
 mod error;
 mod explore;
 mod fault;
+mod fingerprint;
 mod generate;
 mod invariant;
 mod provider;
