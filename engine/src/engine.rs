@@ -800,7 +800,9 @@ impl Engine {
             *count
         };
         let applicable = self.scenario.workflow.faults_at(action);
-        if !applicable.is_empty() {
+        // Only a trace lists the fault points; an explorer's steps (forced) would copy them at
+        // every branch for nothing.
+        if !applicable.is_empty() && self.forced.is_none() {
             self.fault_points.push(FaultPoint {
                 at: action,
                 nth,
