@@ -303,6 +303,7 @@ impl Engine {
         });
         let before = self.broken_mask;
         let stepped = self.step_inner(false);
+        self.world.settle_digest();
         let forced = self.forced.take();
         stepped?;
         Some(Stepped {
