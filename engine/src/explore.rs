@@ -13,6 +13,11 @@
 //!
 //! The search runs in slices ([`Explorer::advance`]) so a browser can run it between frames, and
 //! it never reads a clock: its limit is a number of transitions.
+//!
+//! Cost: every transition is one engine step and one fingerprint ([`Engine::state_hash`], which
+//! reads the world's running digest rather than every record). The engine is copied only where
+//! a state branches: its last successor steps it in place, so a path of single choices (most of
+//! the search, once the budgets are spent) copies nothing.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
