@@ -248,21 +248,30 @@ impl Engine {
     /// scenario's own rules already strike). Empty once the run is over. Advances the clock
     /// while everyone waits, as `step` would.
     pub fn choices(&mut self) -> Vec<Choice> {
+        let mut choices = Vec::new();
+        self.choices_into(&mut choices);
+        choices
+    }
+
+    /// `choices()` into a buffer the caller keeps (cleared first), so an explorer allocates
+    /// nothing per state.
+    pub fn choices_into(&mut self, choices: &mut Vec<Choice>) {
+        choices.clear();
         if self.stop.is_some() || self.events >= self.scenario.step_cap {
-            return Vec::new();
+            return;
         }
         let ready = match self.upcoming() {
-            Upcoming::Finished | Upcoming::TimeLimit => return Vec::new(),
+            Upcoming::Finished | Upcoming::TimeLimit => return,
             Upcoming::Commit => {
-                return vec![Choice {
+                choices.push(Choice {
                     worker: None,
                     action: Action::ProviderSubmit,
                     fault: None,
-                }]
+                });
+                return;
             }
             Upcoming::Ready(ready) => ready,
         };
-        let mut choices = Vec::new();
         for index in ready {
             let action = match &self.workers[index].task {
                 None => Action::Receive,
@@ -285,7 +294,6 @@ impl Engine {
                 });
             }
         }
-        choices
     }
 
     /// Takes one event as `choice` says (one of `choices()`); records nothing. `None` once the
@@ -300,6 +308,7 @@ impl Engine {
         });
         let before = self.broken_mask;
         let stepped = self.step_inner(false);
+        self.world.settle_digest();
         let forced = self.forced.take();
         stepped?;
         Some(Stepped {
@@ -313,9 +322,9 @@ impl Engine {
     /// A hash of everything that decides the rest of the run: the world, the workers' queues and
     /// runs in progress, the RNG, the occurrence counters behind `nth`, the schedule's position,
     /// the key sequence, the event count (the step cap) and the invariants already broken. Two
-    /// engines with the same hash continue the same way. Deterministic within a build.
+    /// engines with the same hash continue the same way. The same on every platform.
     pub fn state_hash(&self) -> u64 {
-        let mut hasher = std::hash::DefaultHasher::new();
+        let mut hasher = crate::fingerprint::Fingerprint::default();
         crate::explore::hash_world(&self.world, &mut hasher);
         self.rng.hash(&mut hasher);
         for worker in &self.workers {
@@ -791,7 +800,9 @@ impl Engine {
             *count
         };
         let applicable = self.scenario.workflow.faults_at(action);
-        if !applicable.is_empty() {
+        // Only a trace lists the fault points; an explorer's steps (forced) would copy them at
+        // every branch for nothing.
+        if !applicable.is_empty() && self.forced.is_none() {
             self.fault_points.push(FaultPoint {
                 at: action,
                 nth,

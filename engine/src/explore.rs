@@ -13,9 +13,14 @@
 //!
 //! The search runs in slices ([`Explorer::advance`]) so a browser can run it between frames, and
 //! it never reads a clock: its limit is a number of transitions.
+//!
+//! Cost: every transition is one engine step and one fingerprint ([`Engine::state_hash`], which
+//! reads the world's running digest rather than every record). The engine is copied only where
+//! a state branches: its last successor steps it in place, so a path of single choices (most of
+//! the search, once the budgets are spent) copies nothing.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use serde::Serialize;
 
@@ -179,9 +184,63 @@ struct Summary {
     best: [Option<Best>; 8],
 }
 
+/// Every fully explored state's summary, by key. Most states break nothing below them: their
+/// entry is two numbers, and only the others keep their eight best ways to a violation, apart.
+#[derive(Default)]
+struct Memo {
+    known: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    bests: Vec<[Option<Best>; 8]>,
+}
+
+#[derive(Clone, Copy)]
+struct Known {
+    schedules: u64,
+    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state.
+    best: u32,
+}
+
+const NO_BEST: u32 = u32::MAX;
+
+impl Memo {
+    fn get(&self, key: u64) -> Option<Summary> {
+        let known = self.known.get(&key)?;
+        Some(Summary {
+            schedules: known.schedules,
+            best: match known.best {
+                NO_BEST => [None; 8],
+                position => self.bests[position as usize],
+            },
+        })
+    }
+
+    fn contains(&self, key: u64) -> bool {
+        self.known.contains_key(&key)
+    }
+
+    fn insert(&mut self, key: u64, summary: &Summary) {
+        let best = match summary.best.iter().any(Option::is_some) {
+            true => {
+                self.bests.push(summary.best);
+                (self.bests.len() - 1) as u32
+            }
+            false => NO_BEST,
+        };
+        let known = Known {
+            schedules: summary.schedules,
+            best,
+        };
+        self.known.insert(key, known);
+    }
+
+    fn len(&self) -> usize {
+        self.known.len()
+    }
+}
+
 struct Child {
     choice: Choice,
-    engine: Option<Engine>,
+    /// Boxed, so a frame moves a pointer, not the whole engine.
+    engine: Option<Box<Engine>>,
     key: u64,
     used: Used,
     fault_cost: u32,
@@ -201,7 +260,10 @@ pub struct Explorer {
     budget: Budget,
     root: u64,
     stack: Vec<Frame>,
-    memo: HashMap<u64, Summary>,
+    memo: Memo,
+    /// Buffers kept between states, so a step allocates none.
+    choices: Vec<Choice>,
+    spare_children: Vec<Vec<Child>>,
     transitions: u64,
     finished: bool,
     complete: bool,
@@ -218,7 +280,7 @@ impl Explorer {
                 max: FAULTS_MAX.into(),
             });
         }
-        let engine = Engine::new(scenario.clone())?;
+        let engine = Box::new(Engine::new(scenario.clone())?);
         let used = Used {
             faults: 0,
             preemptions: 0,
@@ -230,7 +292,9 @@ impl Explorer {
             budget,
             root,
             stack: Vec::new(),
-            memo: HashMap::new(),
+            memo: Memo::default(),
+            choices: Vec::new(),
+            spare_children: Vec::new(),
             transitions: 0,
             finished: false,
             complete: false,
@@ -291,7 +355,7 @@ impl Explorer {
 
     /// The findings so far; final once `advance` has returned true.
     pub fn report(&self) -> Report {
-        let summary = self.memo.get(&self.root).copied().unwrap_or(Summary {
+        let summary = self.memo.get(self.root).unwrap_or(Summary {
             schedules: 0,
             best: [None; 8],
         });
@@ -332,8 +396,8 @@ impl Explorer {
         if frame.next < frame.children.len() {
             let child = &mut frame.children[frame.next];
             frame.next += 1;
-            if let Some(summary) = self.memo.get(&child.key) {
-                fold(&mut frame.summary, child, summary);
+            if let Some(summary) = self.memo.get(child.key) {
+                fold(&mut frame.summary, child, &summary);
                 return;
             }
             let engine = child.engine.take().expect("each child is entered once");
@@ -347,13 +411,15 @@ impl Explorer {
 
     /// Pops the top frame, records its summary and folds it into its parent.
     fn close_top(&mut self) {
-        let frame = self.stack.pop().expect("the caller checked");
-        self.memo.insert(frame.key, frame.summary);
+        let mut frame = self.stack.pop().expect("the caller checked");
+        self.memo.insert(frame.key, &frame.summary);
         if let Some(parent) = self.stack.last_mut() {
             let child = &parent.children[parent.next - 1];
             debug_assert_eq!(child.key, frame.key);
             fold(&mut parent.summary, child, &frame.summary);
         }
+        frame.children.clear();
+        self.spare_children.push(frame.children);
     }
 
     /// Closes every open frame with what was found so far (the search was cut).
@@ -365,13 +431,16 @@ impl Explorer {
         }
     }
 
-    /// A frame for the state `key`, with every successor computed (one transition each).
-    fn expand(&mut self, key: u64, mut engine: Engine, used: Used) -> Frame {
-        let choices = engine.choices();
+    /// A frame for the state `key`, with every successor computed (one transition each). The
+    /// engine is copied only where the state branches: the last successor steps it in place.
+    fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) -> Frame {
+        let mut choices = std::mem::take(&mut self.choices);
+        engine.choices_into(&mut choices);
         let mut summary = Summary {
             schedules: 0,
             best: [None; 8],
         };
+        let mut children = self.spare_children.pop().unwrap_or_default();
         if choices.is_empty() {
             summary.schedules = 1;
             if engine.has_work() {
@@ -381,9 +450,10 @@ impl Explorer {
                     via: None,
                 });
             }
+            self.choices = choices;
             return Frame {
                 key,
-                children: Vec::new(),
+                children,
                 next: 0,
                 summary,
             };
@@ -392,28 +462,33 @@ impl Explorer {
         let last_ready = used
             .last
             .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)));
-        let mut children: Vec<Child> = Vec::new();
-        let mut plain: Option<(Option<u8>, u64)> = None;
-        for choice in choices {
+        let preempts = |choice: &Choice| {
+            several && last_ready && choice.worker.is_some() && choice.worker != used.last
+        };
+        // Budgets first, so the engine is copied only for the successors that are taken.
+        choices.retain(|choice| {
             let fault_cost = u32::from(choice.fault.is_some());
-            if fault_cost > 0 && !self.allows(choice.fault, used.faults) {
-                continue;
-            }
-            let preempts =
-                several && last_ready && choice.worker.is_some() && { choice.worker != used.last };
-            let preemption_cost = u32::from(preempts);
-            if used.preemptions + preemption_cost > self.budget.preemptions_max {
-                continue;
-            }
-            let mut next = engine.clone();
+            let within_faults = fault_cost == 0 || self.allows(choice.fault, used.faults);
+            let preemption_cost = u32::from(preempts(choice));
+            within_faults && used.preemptions + preemption_cost <= self.budget.preemptions_max
+        });
+        let mut plain: Option<(Option<u8>, u64)> = None;
+        let mut engine = Some(engine);
+        let last = choices.len().saturating_sub(1);
+        for (position, choice) in choices.iter().copied().enumerate() {
+            let mut next = match position == last {
+                true => engine.take().expect("the last successor takes the engine"),
+                false => engine.as_ref().expect("kept until the last").clone(),
+            };
             let stepped: Stepped = next
                 .step_with(&choice)
                 .expect("a state with choices has a next event");
             self.transitions += 1;
             let hash = next.state_hash();
+            let fault_cost = u32::from(choice.fault.is_some());
             let child_used = Used {
                 faults: used.faults + fault_cost,
-                preemptions: used.preemptions + preemption_cost,
+                preemptions: used.preemptions + u32::from(preempts(&choice)),
                 last: if several {
                     choice.worker.or(used.last)
                 } else {
@@ -428,15 +503,18 @@ impl Explorer {
             } else if !stepped.fault_used && plain == Some((choice.worker, hash)) {
                 continue;
             }
+            let key = node_key(hash, child_used);
             children.push(Child {
                 choice,
-                engine: Some(next),
-                key: node_key(hash, child_used),
+                // A state already explored is only folded in: its engine is not needed.
+                engine: (!self.memo.contains(key)).then_some(next),
+                key,
                 used: child_used,
                 fault_cost,
                 broke_mask: stepped.broke_mask,
             });
         }
+        self.choices = choices;
         Frame {
             key,
             children,
@@ -468,7 +546,7 @@ impl Explorer {
         let mut broke = 0u8;
         while let Some(choice) = self
             .memo
-            .get(&key)
+            .get(key)
             .and_then(|summary| summary.best[index])
             .and_then(|best| best.via)
         {
@@ -592,9 +670,29 @@ fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
 }
 
 fn node_key(engine_hash: u64, used: Used) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
+    let mut hasher = crate::fingerprint::Fingerprint::default();
     (engine_hash, used).hash(&mut hasher);
     hasher.finish()
+}
+
+/// The memo's hasher: its keys are hashes already, so they index the table as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 /// A fault as a noun phrase: "a lost reply".
@@ -616,18 +714,24 @@ pub fn fault_phrase(fault: FaultKind) -> &'static str {
 }
 
 /// Feeds the semantic fields of a world into `hasher`, explicitly (the world's types do not
-/// derive `Hash`). The workers' views are left out: the engine hashes the workers themselves.
+/// derive `Hash`). The records go in as the world's running digest (see `World::digest`); the
+/// workers' views are left out: the engine hashes the workers themselves.
 pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
     world.tick.hash(hasher);
-    world.journal.len().hash(hasher);
-    for row in world.journal.values() {
-        hash_job(row, hasher);
-    }
-    world.provider.len().hash(hasher);
-    for record in &world.provider {
-        (&record.key, &record.payload, &record.receipt).hash(hasher);
-        (record.committed_tick, record.key_expired, &record.operation).hash(hasher);
-    }
+    // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
+    (
+        world.journal.len(),
+        world.provider.len(),
+        world.effects.len(),
+    )
+        .hash(hasher);
+    (
+        world.table.rows.len(),
+        world.table.dedup.len(),
+        world.tracker.len(),
+    )
+        .hash(hasher);
+    world.digest().hash(hasher);
     world.in_flight.len().hash(hasher);
     for request in &world.in_flight {
         (&request.key, &request.payload, &request.operation).hash(hasher);
@@ -637,16 +741,6 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
     // The next rowid is private to the table; it decides only the ids of later rows, never what
     // a step does, so states that differ in it alone continue the same way.
     (table.unique, table.rows_are_effects).hash(hasher);
-    table.rows.len().hash(hasher);
-    for row in &table.rows {
-        (row.rowid, &row.key, &row.value, &row.operation).hash(hasher);
-    }
-    table.dedup.hash(hasher);
-    world.tracker.hash(hasher);
-    world.effects.len().hash(hasher);
-    for effect in &world.effects {
-        (&effect.sink, &effect.key, &effect.operation, effect.tick).hash(hasher);
-    }
     (world.model_calls, world.progress, world.deepest_calls).hash(hasher);
     world.cancelled.hash(hasher);
 }

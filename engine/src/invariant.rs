@@ -2,8 +2,6 @@
 //! event touched (by index, so a check costs the same at any size); each verdict names the event
 //! that first broke it.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::world::World;
@@ -96,23 +94,19 @@ pub struct StepFlags {
 /// Tracks verdicts across a run.
 #[derive(Clone, Debug)]
 pub struct Checker {
-    verdicts: BTreeMap<Invariant, Verdict>,
+    /// One per invariant, in `Invariant::ALL` order: an array, so an explorer's copy of the
+    /// engine copies it without allocating.
+    verdicts: [Verdict; 7],
 }
 
 impl Default for Checker {
     fn default() -> Self {
         Checker {
-            verdicts: Invariant::ALL
-                .iter()
-                .map(|&invariant| {
-                    let verdict = Verdict {
-                        invariant,
-                        broken_at: None,
-                        detail: None,
-                    };
-                    (invariant, verdict)
-                })
-                .collect(),
+            verdicts: Invariant::ALL.map(|invariant| Verdict {
+                invariant,
+                broken_at: None,
+                detail: None,
+            }),
         }
     }
 }
@@ -130,7 +124,8 @@ impl Checker {
         for (invariant, detail) in violations(world, flags, op) {
             let verdict = self
                 .verdicts
-                .get_mut(&invariant)
+                .iter_mut()
+                .find(|verdict| verdict.invariant == invariant)
                 .expect("every invariant has a verdict");
             if verdict.broken_at.is_none() {
                 verdict.broken_at = Some(index);
@@ -143,7 +138,7 @@ impl Checker {
 
     /// The verdicts, in `Invariant::ALL` order.
     pub fn verdicts(&self) -> Vec<Verdict> {
-        self.verdicts.values().cloned().collect()
+        self.verdicts.to_vec()
     }
 }
 

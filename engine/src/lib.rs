@@ -15,6 +15,7 @@ mod engine;
 mod error;
 mod explore;
 mod fault;
+mod fingerprint;
 mod generate;
 mod invariant;
 mod provider;

@@ -44,6 +44,10 @@ pub struct World {
     /// The changes made since the engine last took them, while it records.
     #[serde(skip)]
     log: Log,
+    /// An order-independent hash of the records, kept current by the changes below, so an
+    /// explorer fingerprints a state without reading every record.
+    #[serde(skip)]
+    digest: Digest,
 }
 
 /// One row of the workflow journal (`jobs` in the source's lab).
@@ -400,10 +404,92 @@ pub enum Change {
 impl World {
     /// An empty world with these workers and this table.
     pub(crate) fn new(table: Table, workers: Vec<WorkerView>) -> World {
-        World {
+        let mut world = World {
             table,
             workers,
             ..World::default()
+        };
+        world.digest = Digest {
+            sum: Some(world.digest_from_scratch()),
+            dirty_jobs: Vec::new(),
+        };
+        world
+    }
+
+    /// The sum of the records' hashes: equal for equal records, whatever order they were
+    /// written in (each record's hash names its place: position, rowid or key).
+    pub(crate) fn digest(&self) -> u64 {
+        let Some(sum) = self.digest.sum else {
+            return self.digest_from_scratch();
+        };
+        let pending = self.digest.dirty_jobs.iter().map(|operation| {
+            item_hash(
+                Item::Job,
+                &self.journal[operation.as_str()],
+                crate::explore::hash_job,
+            )
+        });
+        let digest = pending.fold(sum, u64::wrapping_add);
+        // Checked on a sample of states, so a test run still checks thousands of them.
+        debug_assert!(
+            self.tick % 8 != 0 || digest == self.digest_from_scratch(),
+            "the world's digest missed a change"
+        );
+        digest
+    }
+
+    fn digest_from_scratch(&self) -> u64 {
+        let jobs = self
+            .journal
+            .values()
+            .map(|row| item_hash(Item::Job, row, crate::explore::hash_job));
+        let provider = self
+            .provider
+            .iter()
+            .enumerate()
+            .map(|(position, record)| provider_hash(position, record));
+        let effects = self
+            .effects
+            .iter()
+            .enumerate()
+            .map(|(position, effect)| effect_hash(position, effect));
+        let rows = self.table.rows.iter().map(row_hash);
+        let dedup = self.table.dedup.iter().map(|key| dedup_hash(key));
+        let tracker = self
+            .tracker
+            .iter()
+            .map(|(key, operation)| tracker_hash(key, operation));
+        jobs.chain(provider)
+            .chain(effects)
+            .chain(rows)
+            .chain(dedup)
+            .chain(tracker)
+            .fold(0, u64::wrapping_add)
+    }
+
+    /// Folds the journal rows changed in place into the digest (the engine calls it after a
+    /// step; until then `digest` counts them as they are).
+    pub(crate) fn settle_digest(&mut self) {
+        let Some(sum) = self.digest.sum else {
+            return;
+        };
+        let mut sum = sum;
+        for operation in self.digest.dirty_jobs.drain(..) {
+            let row = &self.journal[operation.as_str()];
+            sum = sum.wrapping_add(item_hash(Item::Job, row, crate::explore::hash_job));
+        }
+        self.digest.sum = Some(sum);
+    }
+
+    fn digest_add(&mut self, hash: u64) {
+        if let Some(sum) = &mut self.digest.sum {
+            *sum = sum.wrapping_add(hash);
+        }
+    }
+
+    fn digest_remove(&mut self, hash: u64) {
+        if let Some(sum) = &mut self.digest.sum {
+            *sum = sum.wrapping_sub(hash);
         }
     }
 
@@ -492,6 +578,14 @@ impl World {
 
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
+        let row = self.journal.get(operation)?;
+        let dirty = &self.digest.dirty_jobs;
+        if self.digest.sum.is_some() && !dirty.iter().any(|known| known == operation) {
+            // The row leaves the digest now and comes back, as changed, when the step settles.
+            let hash = item_hash(Item::Job, row, crate::explore::hash_job);
+            self.digest_remove(hash);
+            self.digest.dirty_jobs.push(operation.to_string());
+        }
         let job = self.journal.get_mut(operation)?;
         if let Some(log) = &mut self.log.0 {
             log.touched_jobs.insert(operation.to_string());
@@ -506,6 +600,7 @@ impl World {
             if let Some(log) = &mut self.log.0 {
                 log.touched_jobs.insert(operation.clone());
             }
+            self.digest_add(item_hash(Item::Job, &row, crate::explore::hash_job));
             self.journal.insert(operation.clone(), row);
         }
         &self.journal[&operation]
@@ -520,6 +615,7 @@ impl World {
         if let Some(index) = self.index.0.get_mut() {
             index.push_provider(&record, position);
         }
+        self.digest_add(provider_hash(position as usize, &record));
         self.provider.push(record);
     }
 
@@ -535,7 +631,10 @@ impl World {
             return;
         }
         for &position in &records {
-            self.provider[position as usize].key_expired = true;
+            let position = position as usize;
+            self.digest_remove(provider_hash(position, &self.provider[position]));
+            self.provider[position].key_expired = true;
+            self.digest_add(provider_hash(position, &self.provider[position]));
         }
         self.record(|| Change::KeyExpired { records });
     }
@@ -562,7 +661,26 @@ impl World {
         value: &str,
         operation: &str,
     ) -> WriteOutcome {
+        let before = self
+            .table
+            .index()
+            .by_key
+            .get(key)
+            .and_then(|rows| rows.first())
+            .map(|&rowid| row_hash(self.table.row(rowid)));
         let outcome = self.table.write(mode, key, value, operation);
+        match outcome {
+            WriteOutcome::Inserted => {
+                let row = self.table.rows.last().expect("a row was inserted");
+                self.digest_add(row_hash(row));
+            }
+            WriteOutcome::Updated => {
+                self.digest_remove(before.expect("an updated row existed"));
+                let row = self.table.row(self.table.index().by_key[key][0]);
+                self.digest_add(row_hash(row));
+            }
+            WriteOutcome::Ignored | WriteOutcome::Conflict => {}
+        }
         if self.log.0.is_some() {
             let change = match outcome {
                 WriteOutcome::Inserted => Some(Change::Row {
@@ -597,6 +715,7 @@ impl World {
             .filter(|&rowid| self.table.row(rowid).value == value)
             .collect();
         for &rowid in &doomed {
+            self.digest_remove(row_hash(self.table.row(rowid)));
             self.table.delete(rowid);
             self.record(|| Change::RowDeleted { rowid });
         }
@@ -607,6 +726,7 @@ impl World {
     pub(crate) fn insert_dedup(&mut self, key: &str) -> bool {
         let new = self.table.dedup.insert(key.to_string());
         if new {
+            self.digest_add(dedup_hash(key));
             self.record(|| Change::Dedup {
                 key: key.to_string(),
             });
@@ -621,6 +741,7 @@ impl World {
             return false;
         }
         self.tracker.insert(key.to_string(), operation.to_string());
+        self.digest_add(tracker_hash(key, operation));
         self.record(|| Change::Tracker {
             key: key.to_string(),
             operation: operation.to_string(),
@@ -637,6 +758,7 @@ impl World {
         if let Some(index) = self.index.0.get_mut() {
             index_push(&mut index.effects_by_operation, &effect.operation, position);
         }
+        self.digest_add(effect_hash(position as usize, &effect));
         self.effects.push(effect);
     }
 
@@ -707,6 +829,8 @@ impl World {
 
     /// Applies a logged change (replaying a trace).
     pub fn apply(&mut self, change: &Change) {
+        // A replayed world is never explored: it computes its digest from scratch if asked.
+        self.digest = Digest::default();
         match change {
             Change::Job { row } => {
                 self.journal.insert(row.id.clone(), row.clone());
@@ -876,4 +1000,77 @@ impl PartialEq for Log {
     fn eq(&self, _: &Self) -> bool {
         true
     }
+}
+
+/// The running digest of a world's records; `sum` is `None` for a world built other than by
+/// `World::new` (deserialized, replayed), whose digest is computed from scratch.
+#[derive(Clone, Debug, Default)]
+struct Digest {
+    sum: Option<u64>,
+    /// Journal rows changed in place during this step: out of `sum` until the step settles.
+    dirty_jobs: Vec<String>,
+}
+
+impl PartialEq for Digest {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// What kind of record an item hash is of, so equal fields in two collections differ.
+#[derive(Clone, Copy)]
+enum Item {
+    Job,
+    Provider,
+    Effect,
+    Row,
+    Dedup,
+    Tracker,
+}
+
+fn item_hash<T: ?Sized>(
+    item: Item,
+    value: &T,
+    feed: impl FnOnce(&T, &mut crate::fingerprint::Fingerprint),
+) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = crate::fingerprint::Fingerprint::default();
+    hasher.write_u8(item as u8);
+    feed(value, &mut hasher);
+    hasher.finish()
+}
+
+fn provider_hash(position: usize, record: &ProviderRecord) -> u64 {
+    use std::hash::Hash;
+    item_hash(Item::Provider, record, |record, hasher| {
+        (position, &record.key, &record.payload, &record.receipt).hash(hasher);
+        (record.committed_tick, record.key_expired, &record.operation).hash(hasher);
+    })
+}
+
+fn effect_hash(position: usize, effect: &Effect) -> u64 {
+    use std::hash::Hash;
+    item_hash(Item::Effect, effect, |effect, hasher| {
+        (position, &effect.sink, &effect.key, &effect.operation).hash(hasher);
+        effect.tick.hash(hasher);
+    })
+}
+
+fn row_hash(row: &Row) -> u64 {
+    use std::hash::Hash;
+    item_hash(Item::Row, row, |row, hasher| {
+        (row.rowid, &row.key, &row.value, &row.operation).hash(hasher);
+    })
+}
+
+fn dedup_hash(key: &str) -> u64 {
+    use std::hash::Hash;
+    item_hash(Item::Dedup, key, |key, hasher| key.hash(hasher))
+}
+
+fn tracker_hash(key: &str, operation: &str) -> u64 {
+    use std::hash::Hash;
+    item_hash(Item::Tracker, &(key, operation), |pair, hasher| {
+        pair.hash(hasher)
+    })
 }

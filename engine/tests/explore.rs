@@ -466,3 +466,96 @@ fn a_fault_budget_over_the_maximum_is_refused() {
         assert_eq!(WorkflowKind::Charge.faults_at(*action), *faults);
     }
 }
+
+// ---- pinned reports: a faster explorer must find exactly what the current one finds ----
+
+/// One line per lesson variant: its figures, then every counterexample (property, faults,
+/// events, broken invariants, the worker order and the description).
+fn report_lines(name: &str, report: &lab_engine::Report) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{name}: {} schedules, {} states, {} transitions, complete {}",
+        report.schedules, report.states, report.transitions, report.complete
+    )];
+    for verdict in &report.properties {
+        let Some(example) = &verdict.counterexample else {
+            continue;
+        };
+        let broke: Vec<&str> = example
+            .broke
+            .iter()
+            .map(|invariant| invariant.id())
+            .collect();
+        let order = match &example.scenario.schedule {
+            Schedule::Explicit { order } => format!("{order:?}"),
+            _ => "-".to_string(),
+        };
+        lines.push(format!(
+            "  {}: {} faults, {} events, broke [{}], order {order}: {}",
+            verdict.id,
+            example.faults,
+            example.events,
+            broke.join(", "),
+            example.description
+        ));
+    }
+    lines
+}
+
+/// The bench's figures: lesson 17's safe design under every fault kind the workflow allows (its
+/// lesson budget leaves out the expired key and the stale lookup, which break it).
+#[test]
+fn lesson_17_safe_reports_are_pinned() {
+    let safe = lessons()
+        .into_iter()
+        .find(|variant| variant.name == "review / safe")
+        .expect("lesson 17 has a safe variant");
+    let counterexamples = [
+        "  one_effect: 1 faults, 9 events, broke [one_effect], order [0, 0, 0, 0, 1, 1, 1, 1, 0]: 1 fault: an expired key at provider.submit of worker-a (event 9); breaks At most one effect per logical operation at event 9",
+        "  no_resubmit: 1 faults, 18 events, broke [no_resubmit], order [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1]: 1 fault: a stale lookup at provider.lookup of worker-b (event 17); breaks A record that succeeded is never resubmitted at event 18",
+    ];
+    for (faults_max, figures) in [
+        (
+            1,
+            "review / safe: 4436 schedules, 19694 states, 21491 transitions, complete true",
+        ),
+        (
+            2,
+            "review / safe: 86740 schedules, 222325 states, 250680 transitions, complete true",
+        ),
+    ] {
+        let budget = Budget {
+            faults_max,
+            preemptions_max: 2,
+            ..Budget::default()
+        };
+        let report = Explorer::run(safe.scenario.clone(), budget).expect("valid");
+        let mut pinned = vec![figures];
+        pinned.extend(counterexamples);
+        assert_eq!(
+            report_lines(&safe.name, &report),
+            pinned,
+            "K={faults_max} P=2"
+        );
+    }
+}
+
+#[test]
+fn every_lessons_report_is_pinned() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/explore_reports.txt");
+    let mut lines = Vec::new();
+    for variant in lessons() {
+        let report = Explorer::run(variant.scenario.clone(), variant.budget.clone())
+            .unwrap_or_else(|error| panic!("{}: {error}", variant.name));
+        lines.extend(report_lines(&variant.name, &report));
+    }
+    let found = lines.join("\n") + "\n";
+    if std::env::var_os("PIN_EXPLORE_REPORTS").is_some() {
+        std::fs::write(&path, &found).expect("writable");
+    }
+    let pinned = std::fs::read_to_string(&path).expect("tests/explore_reports.txt");
+    assert!(
+        found == pinned,
+        "the explorer's reports changed; set PIN_EXPLORE_REPORTS=1 to rewrite the file if they \
+         should have. Found:\n{found}"
+    );
+}

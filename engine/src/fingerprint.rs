@@ -1,0 +1,115 @@
+//! The hasher behind [`Engine::state_hash`](crate::Engine::state_hash): a state's fingerprint.
+//!
+//! The explorer tells states apart by their 64-bit fingerprint alone, so the hash must mix well;
+//! it runs once per transition, so it must be cheap. Each word goes through a folded 64×64→128
+//! multiply (as in wyhash and foldhash), which mixes every input bit into the state at the cost
+//! of one multiplication. Unlike `DefaultHasher` it is the same on every platform and version.
+
+use std::hash::Hasher;
+
+/// Odd constants with no structure (the fractional digits of pi), one per role.
+const SEED: u64 = 0x243f_6a88_85a3_08d3;
+const WORD: u64 = 0x1319_8a2e_0370_7344;
+const BYTES: u64 = 0xa409_3822_299f_31d0;
+const FINISH: u64 = 0x082e_fa98_ec4e_6c89;
+
+/// A fast, portable, well-mixing 64-bit hasher.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fingerprint {
+    state: u64,
+}
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint { state: SEED }
+    }
+}
+
+/// The high and low halves of the full product, folded together: every bit of both inputs
+/// reaches the middle bits of the result.
+fn folded_multiply(left: u64, right: u64) -> u64 {
+    let product = u128::from(left) * u128::from(right);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+impl Fingerprint {
+    fn mix(&mut self, word: u64) {
+        self.state = folded_multiply(self.state ^ word, WORD ^ self.state.rotate_left(23));
+    }
+}
+
+impl Hasher for Fingerprint {
+    fn finish(&self) -> u64 {
+        folded_multiply(self.state, FINISH)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // The length first, so texts that differ only in trailing zero bytes differ.
+        self.mix(BYTES ^ bytes.len() as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.mix(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.mix(value.into());
+    }
+
+    fn write_u16(&mut self, value: u16) {
+        self.mix(value.into());
+    }
+
+    fn write_u32(&mut self, value: u32) {
+        self.mix(value.into());
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.mix(value);
+    }
+
+    /// As a `u64`, so a fingerprint is the same on 32-bit targets (wasm).
+    fn write_usize(&mut self, value: usize) {
+        self.mix(value as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::Hash;
+
+    fn of(value: impl Hash) -> u64 {
+        let mut hasher = Fingerprint::default();
+        value.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn tells_apart_what_differs() {
+        assert_eq!(of((1u32, "a")), of((1u32, "a")));
+        assert_ne!(of("a"), of("a\0"));
+        assert_ne!(of(("ab", "c")), of(("a", "bc")));
+        assert_ne!(of((0u64, 1u64)), of((1u64, 0u64)));
+        assert_ne!(of(0u64), of(()));
+    }
+
+    #[test]
+    fn small_inputs_do_not_collide() {
+        let mut seen = std::collections::HashSet::new();
+        for first in 0..300u32 {
+            for second in 0..300u32 {
+                assert!(seen.insert(of((first, second))), "({first}, {second})");
+            }
+        }
+        for length in 0..64usize {
+            assert!(seen.insert(of(vec![0u8; length])), "{length} zero bytes");
+        }
+    }
+}
