@@ -308,7 +308,6 @@ impl Engine {
         });
         let before = self.broken_mask;
         let stepped = self.step_inner(false);
-        self.world.settle_digest();
         let forced = self.forced.take();
         stepped?;
         Some(Stepped {
@@ -317,6 +316,12 @@ impl Engine {
             fault_used: forced.is_some_and(|forced| forced.used),
             broke_mask: self.broken_mask & !before,
         })
+    }
+
+    /// Keeps a running digest of the world from now on, so `state_hash` costs O(1) in the
+    /// records (the explorer calls this once on its root engine; copies keep it).
+    pub fn keep_digest(&mut self) {
+        self.world.keep_digest();
     }
 
     /// A hash of everything that decides the rest of the run: the world, the workers' queues and
@@ -457,6 +462,8 @@ impl Engine {
             self.world
                 .set_worker(index as u32, worker.state, op, worker.run);
         }
+        // Journal rows changed in place rejoin the running digest, if one is kept.
+        self.world.settle_digest();
         let broke = self
             .checker
             .check(self.events, &self.world, &step.flags, &op);

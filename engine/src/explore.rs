@@ -280,7 +280,8 @@ impl Explorer {
                 max: FAULTS_MAX.into(),
             });
         }
-        let engine = Box::new(Engine::new(scenario.clone())?);
+        let mut engine = Box::new(Engine::new(scenario.clone())?);
+        engine.keep_digest();
         let used = Used {
             faults: 0,
             preemptions: 0,
@@ -535,6 +536,7 @@ impl Explorer {
     /// the memoised best choices, and turns it into a scenario.
     fn counterexample(&self, index: usize) -> Counterexample {
         let mut engine = Engine::new(self.scenario.clone()).expect("validated in new()");
+        engine.keep_digest();
         let several = engine.worker_count() > 1;
         let mut used = Used {
             faults: 0,

@@ -404,16 +404,21 @@ pub enum Change {
 impl World {
     /// An empty world with these workers and this table.
     pub(crate) fn new(table: Table, workers: Vec<WorkerView>) -> World {
-        let mut world = World {
+        World {
             table,
             workers,
             ..World::default()
-        };
-        world.digest = Digest {
-            sum: Some(world.digest_from_scratch()),
+        }
+    }
+
+    /// Keeps a running digest of the records from now on (for the explorer, which fingerprints
+    /// every state it reaches): each change method then updates it in O(1). A plain run keeps
+    /// none, and pays nothing for it.
+    pub(crate) fn keep_digest(&mut self) {
+        self.digest = Digest {
+            sum: Some(self.digest_from_scratch()),
             dirty_jobs: Vec::new(),
         };
-        world
     }
 
     /// The sum of the records' hashes: equal for equal records, whatever order they were
@@ -1002,8 +1007,8 @@ impl PartialEq for Log {
     }
 }
 
-/// The running digest of a world's records; `sum` is `None` for a world built other than by
-/// `World::new` (deserialized, replayed), whose digest is computed from scratch.
+/// The running digest of a world's records; `sum` is `None` unless `keep_digest` asked for it
+/// (the explorer's engines), and then the digest is computed from scratch when read.
 #[derive(Clone, Debug, Default)]
 struct Digest {
     sum: Option<u64>,
