@@ -198,6 +198,13 @@ mod tests {
             error.to_string(),
             "it has format version 0, and this version of the lab reads only version 1"
         );
+        let Err(error) = parse::<Settings>(r#"{"version":2}"#) else {
+            panic!("version 2 settings are refused");
+        };
+        assert_eq!(
+            error.to_string(),
+            "it has format version 2, written by a newer version of the lab, and this version of the lab reads only version 1"
+        );
     }
 
     #[test]

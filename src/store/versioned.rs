@@ -59,10 +59,20 @@ impl fmt::Display for ReadError {
             ReadError::NotJson { detail } => write!(formatter, "it is not valid JSON: {detail}"),
             ReadError::NotAnObject => write!(formatter, "it is not a JSON object"),
             ReadError::NoVersion => write!(formatter, "it has no format version"),
-            ReadError::Version { found, expected } => write!(
-                formatter,
-                "it has format version {found}, and this version of the lab reads only version {expected}"
-            ),
+            ReadError::Version { found, expected } => {
+                let newer = found
+                    .parse::<u64>()
+                    .is_ok_and(|found| found > u64::from(*expected));
+                let origin = if newer {
+                    ", written by a newer version of the lab"
+                } else {
+                    ""
+                };
+                write!(
+                    formatter,
+                    "it has format version {found}{origin}, and this version of the lab reads only version {expected}"
+                )
+            }
             ReadError::Shape { detail } => {
                 write!(formatter, "it does not have the expected fields: {detail}")
             }

@@ -70,6 +70,7 @@ describe('saved progress and settings', () => {
       // The notice names the key the data is kept under, and the data is there, unchanged.
       const backup = `${key}.backup-1`;
       assert.match(await notice.textContent(), new RegExp(`kept, unchanged, under the key "${backup}"`));
+      if (what === 'a newer format') assert.match(await notice.textContent(), /written by a newer version of the lab/);
       assert.equal(await page.evaluate((name) => localStorage.getItem(name), backup), value);
       await screenshot(page, `corrupt-${what.replace(/\W+/g, '-')}`);
       await notice.getByRole('button', { name: 'Dismiss' }).click();
