@@ -1,5 +1,6 @@
 //! The app's persistent state: how far the learner got and how they like the page, saved in the
-//! browser's local storage and versioned so a value the app cannot read is reset with a notice.
+//! browser's local storage and versioned so a value the app cannot read is set aside under a
+//! backup key (never deleted) with a notice. Imports and other tabs merge into progress.
 //!
 //! Parsing and the reducer are pure and tested natively; only `storage` and `provider` touch the
 //! browser.
@@ -26,15 +27,21 @@ mod tests {
 
     use super::progress::{LESSONS_MAX, LESSON_ID_BYTES_MAX, PROGRESS_VERSION};
     use super::settings::{Settings, Speed, SETTINGS_VERSION};
-    use super::state::{load_notice, AppState};
-    use super::versioned::restore;
+    use super::state::{load_notice, save_failed_notice, AppState, Kept, Unreadable};
+    use super::storage::{backup_key, key_prefix};
+    use super::versioned::{restore, Versioned};
     use super::*;
 
     fn visit(lesson: &str, step: u32, total: u32) -> AppAction {
+        visit_at(lesson, step, total, 0)
+    }
+
+    fn visit_at(lesson: &str, step: u32, total: u32, now_ms: u64) -> AppAction {
         AppAction::Visit {
             lesson: lesson.to_string(),
             step,
             total,
+            now_ms,
         }
     }
 
@@ -57,6 +64,7 @@ mod tests {
                 })
                 .collect(),
             last: last.map(|(id, step)| (id.to_string(), step)),
+            last_ms: None,
         }
     }
 
@@ -127,8 +135,10 @@ mod tests {
 
     #[test]
     fn parse_names_what_is_wrong() {
+        assert_eq!(parse::<Progress>(""), Err(ReadError::Empty));
+        assert_eq!(parse::<Progress>(" \n\t"), Err(ReadError::Empty));
         assert!(matches!(
-            parse::<Progress>(""),
+            parse::<Progress>("{"),
             Err(ReadError::NotJson { .. })
         ));
         for text in ["null", "[]", "\"progress\"", "42"] {
@@ -188,6 +198,13 @@ mod tests {
             error.to_string(),
             "it has format version 0, and this version of the lab reads only version 1"
         );
+        let Err(error) = parse::<Settings>(r#"{"version":2}"#) else {
+            panic!("version 2 settings are refused");
+        };
+        assert_eq!(
+            error.to_string(),
+            "it has format version 2, written by a newer version of the lab, and this version of the lab reads only version 1"
+        );
     }
 
     #[test]
@@ -243,6 +260,7 @@ mod tests {
             version: PROGRESS_VERSION,
             lessons,
             last: None,
+            last_ms: None,
         };
         let text = serde_json::to_string(&progress).unwrap();
         assert!(invalid(&text).contains("at most 1000"));
@@ -257,57 +275,89 @@ mod tests {
         ));
     }
 
+    fn backed_up(error: ReadError, key: &str) -> Unreadable {
+        Unreadable {
+            error,
+            kept: Kept::Backup(key.to_string()),
+        }
+    }
+
     #[test]
-    fn load_notice_says_what_happened() {
+    fn load_notice_says_what_happened_and_where_the_data_is() {
         assert_eq!(load_notice(None, None, true), None);
-        let broken = ReadError::NotJson {
-            detail: "expected value at line 1 column 1".to_string(),
-        };
+        let broken = backed_up(
+            ReadError::NotJson {
+                detail: "expected value at line 1 column 1".to_string(),
+            },
+            "idempotency-lab/progress.backup-1",
+        );
         let notice = load_notice(Some(&broken), None, true).unwrap();
         assert_eq!(
             notice,
-            "Your saved progress could not be read (it is not valid JSON: expected value at line 1 column 1) and was reset. Lessons still work."
+            "Your saved progress could not be read (it is not valid JSON: expected value at line 1 column 1). It is kept, unchanged, under the key \"idempotency-lab/progress.backup-1\" in this browser's local storage, and your progress starts afresh. Lessons still work."
         );
-        let notice = load_notice(None, Some(&ReadError::NoVersion), true).unwrap();
-        assert_eq!(
-            notice,
-            "Your saved settings could not be read (it has no format version) and were reset to the defaults."
-        );
-        let both = load_notice(Some(&broken), Some(&ReadError::NoVersion), true).unwrap();
+        let held = Unreadable {
+            error: ReadError::NoVersion,
+            kept: Kept::InPlace("idempotency-lab/settings".to_string()),
+        };
+        let notice = load_notice(None, Some(&held), true).unwrap();
+        assert!(notice.starts_with("Your saved settings could not be read (it has no format version). It was left as it is under the key \"idempotency-lab/settings\""), "{notice}");
+        assert!(notice.contains("will not save over it"), "{notice}");
+        let both = load_notice(Some(&broken), Some(&held), true).unwrap();
         assert!(both.starts_with("Your saved progress") && both.contains("Your saved settings"));
         let unavailable = load_notice(None, None, false).unwrap();
         assert!(unavailable.contains("forgotten"), "{unavailable}");
     }
 
     #[test]
-    fn loaded_state_carries_the_notice_until_dismissed() {
-        let state = Rc::new(AppState::loaded(
-            restore::<Progress>(Some("[]")),
-            restore::<Settings>(None),
-            true,
-        ));
-        assert_eq!(*state.progress, Progress::default());
-        assert!(state
-            .notice
-            .as_deref()
-            .unwrap()
-            .contains("it is not a JSON object"));
-        let dismissed = reduce(&state, AppAction::DismissNotice);
-        assert_eq!(dismissed.notice, None);
+    fn backups_and_namespaces() {
+        assert_eq!(
+            backup_key("idempotency-lab/progress", 2),
+            "idempotency-lab/progress.backup-2"
+        );
+        // The root build keeps the keys it always had; a sub-path gets its own.
+        for (base, prefix) in [
+            ("http://127.0.0.1:8080/", ""),
+            ("http://127.0.0.1:8080", ""),
+            ("https://example.org/index.html?x=1#/lesson/a", ""),
+            ("https://example.org/lab/", "/lab/"),
+            ("https://example.org/lab/v2/index.html", "/lab/v2/"),
+            ("https://example.org/lab?x=/y/", ""),
+            ("https://example.org/lab/#/a/b", "/lab/"),
+            ("/", ""),
+        ] {
+            assert_eq!(key_prefix(base), prefix, "{base}");
+        }
+    }
+
+    #[test]
+    fn a_save_failure_is_reported_once_until_dismissed() {
+        let state = Rc::new(AppState::default());
+        let notice = save_failed_notice("progress", "QuotaExceededError");
+        assert!(notice.contains("could not be saved") && notice.contains("keeps working"));
+        let failed = reduce(&state, AppAction::SaveFailed(notice.clone()));
+        assert_eq!(failed.save_notice.as_deref(), Some(notice.as_str()));
+        let again = reduce(&failed, AppAction::SaveFailed("another".to_string()));
+        assert!(Rc::ptr_eq(&failed, &again));
+        let dismissed = reduce(&failed, AppAction::DismissNotice);
+        assert_eq!(dismissed.save_notice, None);
         assert!(Rc::ptr_eq(
             &dismissed,
-            &reduce(&dismissed, AppAction::DismissNotice)
+            &reduce(&dismissed, AppAction::SaveFailed(notice))
         ));
     }
 
     #[test]
     fn visit_records_furthest_step_and_last() {
         let state = Rc::new(AppState::default());
-        let state = reduce(&state, visit("lost-reply", 3, 10));
-        let state = reduce(&state, visit("lost-reply", 2, 10));
+        let state = reduce(&state, visit_at("lost-reply", 3, 10, 100));
+        let state = reduce(&state, visit_at("lost-reply", 2, 10, 200));
         assert_eq!(
             *state.progress,
-            progress_of(&[("lost-reply", 3, 10, false)], Some(("lost-reply", 2)))
+            timed(
+                progress_of(&[("lost-reply", 3, 10, false)], Some(("lost-reply", 2))),
+                200
+            )
         );
         let state = reduce(&state, visit("naive-retry", 1, 4));
         assert_eq!(state.progress.lessons.len(), 2);
@@ -376,7 +426,7 @@ mod tests {
             let lesson = ["a", "b", "c", ""][(seed >> 28) as usize % 4];
             let total = (seed >> 8) % 7;
             let step = (seed >> 16) % 9;
-            state = reduce(&state, visit(lesson, step, total));
+            state = reduce(&state, visit_at(lesson, step, total, u64::from(seed >> 4)));
             let text = to_json(&*state.progress).unwrap();
             assert_eq!(parse::<Progress>(&text).as_ref(), Ok(&*state.progress));
             for lesson in state.progress.lessons.values() {
@@ -410,24 +460,140 @@ mod tests {
         assert_eq!(replaced.settings, Settings::default());
     }
 
+    fn timed(mut progress: Progress, last_ms: u64) -> Progress {
+        progress.last_ms = Some(last_ms);
+        progress
+    }
+
     #[test]
-    fn import_replaces_valid_progress_only() {
-        let state = reduce(&Rc::new(AppState::default()), visit("lost-reply", 2, 5));
-        let imported = progress_of(&[("naive-retry", 4, 4, true)], Some(("naive-retry", 4)));
-        let next = reduce(&state, AppAction::ImportProgress(imported.clone()));
-        assert_eq!(*next.progress, imported);
+    fn import_merges_and_undo_restores_exactly() {
+        let state = reduce(
+            &Rc::new(AppState::default()),
+            visit_at("lost-reply", 4, 5, 100),
+        );
+        let state = reduce(&state, visit_at("naive-retry", 1, 4, 200));
+        let before = Rc::clone(&state.progress);
+        let imported = timed(
+            progress_of(
+                &[
+                    ("lost-reply", 2, 5, false),
+                    ("naive-retry", 4, 4, true),
+                    ("new", 1, 3, false),
+                ],
+                Some(("new", 1)),
+            ),
+            300,
+        );
+        let next = reduce(&state, AppAction::ImportProgress(imported));
+        let mut expected = progress_of(
+            &[
+                ("lost-reply", 4, 5, false),
+                ("naive-retry", 4, 4, true),
+                ("new", 1, 3, false),
+            ],
+            Some(("new", 1)),
+        );
+        expected.last_ms = Some(300);
+        assert_eq!(*next.progress, expected);
+        let undone = reduce(&next, AppAction::UndoImport);
+        assert!(Rc::ptr_eq(&undone.progress, &before));
+        assert!(Rc::ptr_eq(&undone, &reduce(&undone, AppAction::UndoImport)));
+    }
+
+    #[test]
+    fn an_empty_or_older_import_wipes_nothing() {
+        let state = reduce(
+            &Rc::new(AppState::default()),
+            visit_at("lost-reply", 3, 5, 100),
+        );
+        let empty = reduce(&state, AppAction::ImportProgress(Progress::default()));
+        assert_eq!(empty.progress, state.progress);
+        // An older export without times: the current position stays.
+        let older = progress_of(&[("lost-reply", 1, 5, false)], Some(("lost-reply", 1)));
+        let next = reduce(&state, AppAction::ImportProgress(older));
+        assert_eq!(next.progress, state.progress);
+        // Values the parser would refuse are refused here too.
         let impossible = progress_of(&[("naive-retry", 5, 4, false)], None);
         assert!(Rc::ptr_eq(
-            &next,
-            &reduce(&next, AppAction::ImportProgress(impossible))
+            &state,
+            &reduce(&state, AppAction::ImportProgress(impossible))
         ));
-        let older = Progress {
+        let wrong_version = Progress {
             version: 0,
-            ..imported
+            ..Progress::default()
         };
         assert!(Rc::ptr_eq(
+            &state,
+            &reduce(&state, AppAction::ImportProgress(wrong_version))
+        ));
+    }
+
+    #[test]
+    fn merge_keeps_the_more_recent_position() {
+        let ours = timed(progress_of(&[("a", 2, 5, false)], Some(("a", 2))), 500);
+        let theirs = timed(progress_of(&[("b", 3, 3, true)], Some(("b", 3))), 400);
+        assert_eq!(ours.merged(&theirs).last, Some(("a".to_string(), 2)));
+        assert_eq!(theirs.merged(&ours).last, Some(("a".to_string(), 2)));
+        assert_eq!(theirs.merged(&ours).last_ms, Some(500));
+        let untimed = progress_of(&[("b", 3, 3, true)], Some(("b", 3)));
+        assert_eq!(ours.merged(&untimed).last, Some(("a".to_string(), 2)));
+        assert_eq!(
+            Progress::default().merged(&untimed).last,
+            Some(("b".to_string(), 3))
+        );
+    }
+
+    #[test]
+    fn merging_is_lossless_valid_and_order_free() {
+        // A fixed pseudo-random set of progress values, merged every way round.
+        let mut seed: u32 = 0x9e37_79b9;
+        let mut values = Vec::new();
+        for _ in 0..40 {
+            let mut progress = Progress::default();
+            for _ in 0..6 {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let lesson = ["a", "b", "c", "d"][(seed >> 28) as usize % 4];
+                let total = 1 + (seed >> 8) % 6;
+                let step = 1 + (seed >> 16) % total;
+                let now_ms = u64::from(seed >> 4);
+                if let Some(next) = progress.visited(lesson, step, total, now_ms) {
+                    progress = next;
+                }
+            }
+            values.push(progress);
+        }
+        for ours in &values {
+            for theirs in &values {
+                let merged = ours.merged(theirs);
+                assert_eq!(merged.check(), Ok(()));
+                assert_eq!(
+                    merged.merged(theirs),
+                    merged,
+                    "merging again changes nothing"
+                );
+                assert_eq!(merged.lessons, theirs.merged(ours).lessons);
+                for (id, lesson) in ours.lessons.iter().chain(&theirs.lessons) {
+                    let kept = merged.lessons[id];
+                    assert!(kept.furthest >= lesson.furthest);
+                    assert!(kept.completed || !lesson.completed);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_tabs_merge_progress_and_replace_settings() {
+        let state = reduce(&Rc::new(AppState::default()), visit_at("a", 2, 5, 100));
+        let theirs = timed(progress_of(&[("b", 1, 2, false)], Some(("b", 1))), 200);
+        let next = reduce(&state, AppAction::MergeProgress(theirs.clone()));
+        assert_eq!(next.progress.lessons.len(), 2);
+        assert_eq!(
+            next.before_import, None,
+            "another tab's change is not an import"
+        );
+        assert!(Rc::ptr_eq(
             &next,
-            &reduce(&next, AppAction::ImportProgress(older))
+            &reduce(&next, AppAction::MergeProgress(theirs))
         ));
     }
 
@@ -438,8 +604,13 @@ mod tests {
             AppAction::SetTheme(Theme::Light),
         );
         let state = reduce(&state, visit("lost-reply", 2, 5));
+        let state = reduce(&state, AppAction::ImportProgress(Progress::default()));
         let reset = reduce(&state, AppAction::ResetProgress);
         assert_eq!(*reset.progress, Progress::default());
+        assert_eq!(
+            reset.before_import, None,
+            "an import cannot be undone past a reset"
+        );
         assert_eq!(reset.settings.theme, Theme::Light);
         assert!(Rc::ptr_eq(
             &reset,

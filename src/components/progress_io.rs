@@ -1,5 +1,6 @@
 //! Export progress to a file, import it back, or reset it. An imported file goes through the same
-//! checks as saved progress; its text is only ever shown as text.
+//! checks as saved progress and is merged with it, never replacing it, and the import can be
+//! undone; its text is only ever shown as text.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,7 +21,9 @@ pub fn import_message(result: &Result<Progress, ReadError>) -> String {
         Ok(progress) => {
             let count = progress.lesson_count();
             let noun = if count == 1 { "lesson" } else { "lessons" };
-            format!("Progress imported: {count} {noun}.")
+            format!(
+                "Progress imported: {count} {noun} from the file, merged with yours (each lesson keeps its furthest step)."
+            )
         }
         Err(error) => {
             format!("That file could not be imported ({error}). Your progress is unchanged.")
@@ -32,6 +35,8 @@ pub fn import_message(result: &Result<Progress, ReadError>) -> String {
 pub fn ProgressIo() -> Html {
     let app = use_app();
     let status = use_state(String::new);
+    // Whether the status is about an import that Undo can take back.
+    let undoable = use_state(|| false);
     let confirming = use_state(|| false);
     // Dropping a reader cancels its read, so the one in flight is kept here.
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
@@ -40,7 +45,9 @@ pub fn ProgressIo() -> Html {
     let onexport = {
         let progress = app.progress.clone();
         let status = status.clone();
+        let undoable = undoable.clone();
         Callback::from(move |_: MouseEvent| {
+            undoable.set(false);
             status.set(match download_json(EXPORT_FILE_NAME, &progress) {
                 Ok(()) => format!("Progress exported to {EXPORT_FILE_NAME}."),
                 Err(error) => format!("Progress could not be exported ({error})."),
@@ -50,6 +57,7 @@ pub fn ProgressIo() -> Html {
     let onimport = {
         let dispatcher = app.dispatcher();
         let status = status.clone();
+        let undoable = undoable.clone();
         Callback::from(move |event: Event| {
             let input: HtmlInputElement = event.target_unchecked_into();
             let file = input.files().and_then(|files| files.get(0));
@@ -58,6 +66,7 @@ pub fn ProgressIo() -> Html {
             let Some(file) = file.map(File::from) else {
                 return;
             };
+            undoable.set(false);
             if file.size() > TEXT_BYTES_MAX {
                 status.set(import_message(&Err(ReadError::TooLarge {
                     bytes: file.size(),
@@ -66,6 +75,7 @@ pub fn ProgressIo() -> Html {
             }
             let dispatcher = dispatcher.clone();
             let status = status.clone();
+            let undoable = undoable.clone();
             let task = gloo::file::callbacks::read_as_text(&file, move |text| {
                 let message = match text {
                     Err(error) => format!(
@@ -76,6 +86,7 @@ pub fn ProgressIo() -> Html {
                         let message = import_message(&result);
                         if let Ok(progress) = result {
                             dispatcher.dispatch(AppAction::ImportProgress(progress));
+                            undoable.set(true);
                         }
                         message
                     }
@@ -83,6 +94,16 @@ pub fn ProgressIo() -> Html {
                 status.set(message);
             });
             *reader.borrow_mut() = Some(task);
+        })
+    };
+    let onundo = {
+        let dispatcher = app.dispatcher();
+        let status = status.clone();
+        let undoable = undoable.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatcher.dispatch(AppAction::UndoImport);
+            undoable.set(false);
+            status.set("Import undone: your progress is as it was before the import.".to_string());
         })
     };
     let ontoggle = {
@@ -93,9 +114,11 @@ pub fn ProgressIo() -> Html {
         let dispatcher = app.dispatcher();
         let confirming = confirming.clone();
         let status = status.clone();
+        let undoable = undoable.clone();
         let reset_button = reset_button.clone();
         Callback::from(move |_: MouseEvent| {
             dispatcher.dispatch(AppAction::ResetProgress);
+            undoable.set(false);
             confirming.set(false);
             status.set("Progress reset: every lesson starts again from step 1.".to_string());
             focus(&reset_button);
@@ -136,7 +159,13 @@ pub fn ProgressIo() -> Html {
                 </div>
             }
             // Always present, so screen readers announce each new message.
-            <p class="io-status" role="status">{ (*status).clone() }</p>
+            <p class="io-status" role="status">
+                { (*status).clone() }
+                if *undoable && app.before_import.is_some() {
+                    { " " }
+                    <button type="button" onclick={onundo}>{ "Undo import" }</button>
+                }
+            </p>
         </div>
     }
 }
@@ -160,15 +189,16 @@ mod tests {
     #[test]
     fn import_message_counts_lessons_and_names_the_error() {
         let progress = Progress::default()
-            .visited("lost-reply", 2, 5)
+            .visited("lost-reply", 2, 5, 1)
             .expect("a first visit changes progress");
-        assert_eq!(
-            import_message(&Ok(progress)),
-            "Progress imported: 1 lesson."
+        assert!(import_message(&Ok(progress))
+            .starts_with("Progress imported: 1 lesson from the file, merged with yours"));
+        assert!(
+            import_message(&Ok(Progress::default())).starts_with("Progress imported: 0 lessons")
         );
         assert_eq!(
-            import_message(&Ok(Progress::default())),
-            "Progress imported: 0 lessons."
+            import_message(&parse::<Progress>(" \n")),
+            "That file could not be imported (it is empty). Your progress is unchanged."
         );
         let message = import_message(&parse::<Progress>("not json"));
         assert!(message.starts_with("That file could not be imported (it is not valid JSON"));

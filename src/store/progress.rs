@@ -26,6 +26,11 @@ pub struct Progress {
     pub lessons: BTreeMap<String, LessonProgress>,
     /// The lesson and 1-based step visited last.
     pub last: Option<(String, u32)>,
+    /// When `last` was visited, in milliseconds since 1970, so a merge keeps the more recent
+    /// position. Absent in files from before it was added, which then count as oldest; older
+    /// builds ignore it, so the format version is unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_ms: Option<u64>,
 }
 
 /// How far the learner got in one lesson.
@@ -47,6 +52,7 @@ impl Default for Progress {
             version: PROGRESS_VERSION,
             lessons: BTreeMap::new(),
             last: None,
+            last_ms: None,
         }
     }
 }
@@ -54,8 +60,8 @@ impl Default for Progress {
 impl Progress {
     /// The progress after visiting `step` of `total` in `lesson`, or `None` when the visit changes
     /// nothing or cannot be counted (step 0 or past the total, an empty lesson, a bad id, or a
-    /// new lesson past the cap).
-    pub fn visited(&self, lesson: &str, step: u32, total: u32) -> Option<Progress> {
+    /// new lesson past the cap). `now_ms` is when the visit happened.
+    pub fn visited(&self, lesson: &str, step: u32, total: u32, now_ms: u64) -> Option<Progress> {
         let before = self.lessons.get(lesson).copied();
         let countable = (1..=total).contains(&step)
             && total <= STEPS_MAX
@@ -78,7 +84,42 @@ impl Progress {
         let mut next = self.clone();
         next.lessons.insert(lesson.to_string(), entry);
         next.last = last;
+        next.last_ms = Some(now_ms);
         Some(next)
+    }
+
+    /// This progress merged with `other` (an imported file, or what another tab saved): the union
+    /// of the lessons, each at the furthest step and the larger total either side reached,
+    /// completed if either completed it, and the more recent `last` position (ours on a tie or
+    /// when theirs has no time). Nothing is ever lost from `self`; lessons of `other` past the
+    /// cap are left out, so the result is always valid if both sides are.
+    pub fn merged(&self, other: &Progress) -> Progress {
+        let mut next = self.clone();
+        for (id, theirs) in &other.lessons {
+            if let Some(ours) = next.lessons.get_mut(id) {
+                *ours = LessonProgress {
+                    furthest: ours.furthest.max(theirs.furthest),
+                    total: ours.total.max(theirs.total),
+                    completed: ours.completed || theirs.completed,
+                };
+            } else if next.lessons.len() < LESSONS_MAX as usize {
+                next.lessons.insert(id.clone(), *theirs);
+            }
+        }
+        let theirs_newer = match (&self.last, &other.last) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(_), Some(_)) => other.last_ms.unwrap_or(0) > self.last_ms.unwrap_or(0),
+        };
+        let theirs_kept = other
+            .last
+            .as_ref()
+            .is_some_and(|(id, _)| next.lessons.contains_key(id));
+        if theirs_newer && theirs_kept {
+            next.last.clone_from(&other.last);
+            next.last_ms = other.last_ms;
+        }
+        next
     }
 
     /// How many lessons have been visited.

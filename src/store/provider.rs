@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use super::settings::Theme;
-use super::state::{AppAction, AppState};
-use super::storage::{self, PROGRESS_KEY, SETTINGS_KEY};
+use super::state::{save_failed_notice, AppAction, AppState};
+use super::storage::{self, PROGRESS_NAME, SETTINGS_NAME};
 
 /// The state and a way to change it. Components that use it re-render on every change.
 pub type AppContext = UseReducerHandle<AppState>;
@@ -24,12 +24,26 @@ pub struct StoreProviderProps {
 #[component]
 pub fn StoreProvider(props: &StoreProviderProps) -> Html {
     let state = use_reducer(storage::load);
-    use_effect_with(state.progress.clone(), |progress| {
-        storage::save(PROGRESS_KEY, &**progress)
-    });
-    use_effect_with(state.settings, |settings| {
-        storage::save(SETTINGS_KEY, settings)
-    });
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(state.progress.clone(), move |progress| {
+            if let Err(reason) = storage::save(&storage::key(PROGRESS_NAME), &**progress) {
+                dispatcher.dispatch(AppAction::SaveFailed(save_failed_notice(
+                    "progress", &reason,
+                )));
+            }
+        });
+    }
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(state.settings, move |settings| {
+            if let Err(reason) = storage::save(&storage::key(SETTINGS_NAME), settings) {
+                dispatcher.dispatch(AppAction::SaveFailed(save_failed_notice(
+                    "settings", &reason,
+                )));
+            }
+        });
+    }
     use_effect_with(state.settings.theme, |theme| apply_theme(*theme));
     use_effect_with(state.settings.presenter, |presenter| {
         apply_presenter(*presenter)
@@ -83,18 +97,26 @@ pub fn RecordVisit(props: &RecordVisitProps) -> Html {
                 lesson: lesson.to_string(),
                 step: *step,
                 total: *total,
+                now_ms: js_sys::Date::now() as u64,
             });
         },
     );
     Html::default()
 }
 
-/// Why saved data was reset, at the top of the page until dismissed.
+/// Why saved data was set aside, or why saving failed, at the top of the page until dismissed.
 #[component]
 pub fn LoadNotice() -> Html {
     let app = use_app();
-    let Some(notice) = app.notice.clone() else {
+    if app.notice.is_none() && app.save_notice.is_none() {
         return Html::default();
+    }
+    // A save failure interrupts (it appears mid-visit, and work may be lost); the load notice is
+    // there from the start and waits its turn.
+    let role = if app.notice.is_none() {
+        "alert"
+    } else {
+        "status"
     };
     let ondismiss = {
         let app = app.clone();
@@ -105,10 +127,15 @@ pub fn LoadNotice() -> Html {
         })
     };
     html! {
-        <p class="notice load-notice" role="status">
-            <span class="load-notice-text">{ notice }</span>
+        <div class="notice load-notice" {role}>
+            if let Some(notice) = app.notice.clone() {
+                <span class="load-notice-text">{ notice }</span>
+            }
+            if let Some(notice) = app.save_notice.clone() {
+                <span class="load-notice-text">{ notice }</span>
+            }
             <button type="button" onclick={ondismiss}>{ "Dismiss" }</button>
-        </p>
+        </div>
     }
 }
 

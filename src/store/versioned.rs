@@ -32,6 +32,8 @@ pub trait Versioned: Serialize + DeserializeOwned {
 pub enum ReadError {
     /// Longer than [`TEXT_BYTES_MAX`].
     TooLarge { bytes: u64 },
+    /// Nothing but white space.
+    Empty,
     /// Not JSON at all.
     NotJson { detail: String },
     /// JSON, but not an object with fields.
@@ -53,13 +55,24 @@ impl fmt::Display for ReadError {
                 formatter,
                 "it is {bytes} bytes long, more than the {TEXT_BYTES_MAX} bytes the lab accepts"
             ),
+            ReadError::Empty => write!(formatter, "it is empty"),
             ReadError::NotJson { detail } => write!(formatter, "it is not valid JSON: {detail}"),
             ReadError::NotAnObject => write!(formatter, "it is not a JSON object"),
             ReadError::NoVersion => write!(formatter, "it has no format version"),
-            ReadError::Version { found, expected } => write!(
-                formatter,
-                "it has format version {found}, and this version of the lab reads only version {expected}"
-            ),
+            ReadError::Version { found, expected } => {
+                let newer = found
+                    .parse::<u64>()
+                    .is_ok_and(|found| found > u64::from(*expected));
+                let origin = if newer {
+                    ", written by a newer version of the lab"
+                } else {
+                    ""
+                };
+                write!(
+                    formatter,
+                    "it has format version {found}{origin}, and this version of the lab reads only version {expected}"
+                )
+            }
             ReadError::Shape { detail } => {
                 write!(formatter, "it does not have the expected fields: {detail}")
             }
@@ -74,6 +87,9 @@ pub fn parse<T: Versioned>(text: &str) -> Result<T, ReadError> {
     let bytes = text.len() as u64;
     if bytes > TEXT_BYTES_MAX {
         return Err(ReadError::TooLarge { bytes });
+    }
+    if text.trim().is_empty() {
+        return Err(ReadError::Empty);
     }
     let value: Value = serde_json::from_str(text).map_err(|error| ReadError::NotJson {
         detail: error.to_string(),
