@@ -272,70 +272,71 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     }
     {
         // Keyboard: arrows (and a presentation remote's Page keys) step, Home/End jump, space plays.
+        // The listener is installed once and reads the page as it is now from `now`, which every
+        // render refreshes: a listener that captured the frame could act on a stale one if a key
+        // arrived between a render and its effects (a lost step under load).
+        let now = use_mut_ref(|| (frame, false, false, last, go.clone()));
+        *now.borrow_mut() = (frame, *playing, *help, last, go.clone());
         let playing = playing.clone();
         let help = help.clone();
-        let go = go.clone();
         let dispatch = dispatch.clone();
-        use_effect_with(
-            (frame, *playing, *help, last),
-            move |&(frame, is_playing, help_open, last)| {
-                // Not passive: the shortcuts call preventDefault (space must not scroll the page).
-                let options = gloo::events::EventListenerOptions::enable_prevent_default();
-                let listener = gloo::events::EventListener::new_with_options(
-                    &gloo::utils::document(),
-                    "keydown",
-                    options,
-                    move |event| {
-                        let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
-                            return;
-                        };
-                        if event.ctrl_key() || event.meta_key() || event.alt_key() || typing(event)
-                        {
-                            return;
+        use_effect_with((), move |_| {
+            // Not passive: the shortcuts call preventDefault (space must not scroll the page).
+            let options = gloo::events::EventListenerOptions::enable_prevent_default();
+            let listener = gloo::events::EventListener::new_with_options(
+                &gloo::utils::document(),
+                "keydown",
+                options,
+                move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    let (frame, is_playing, help_open, last, go) = now.borrow().clone();
+                    if event.ctrl_key() || event.meta_key() || event.alt_key() || typing(event) {
+                        return;
+                    }
+                    let handled = match event.key().as_str() {
+                        "ArrowRight" | "PageDown" => {
+                            go.emit((frame + 1).min(last));
+                            true
                         }
-                        let handled = match event.key().as_str() {
-                            "ArrowRight" | "PageDown" => {
-                                go.emit((frame + 1).min(last));
-                                true
-                            }
-                            "ArrowLeft" | "PageUp" => {
-                                go.emit(frame.saturating_sub(1));
-                                true
-                            }
-                            "Home" => {
-                                go.emit(0);
-                                true
-                            }
-                            "End" => {
-                                go.emit(last);
-                                true
-                            }
-                            " " if !on_button(event) => {
-                                playing.set(!is_playing);
-                                true
-                            }
-                            "?" => {
-                                help.set(!help_open);
-                                true
-                            }
-                            "Escape" if help_open => {
-                                help.set(false);
-                                true
-                            }
-                            "p" | "P" => {
-                                dispatch.dispatch(AppAction::TogglePresenter);
-                                true
-                            }
-                            _ => false,
-                        };
-                        if handled {
-                            event.prevent_default();
+                        "ArrowLeft" | "PageUp" => {
+                            go.emit(frame.saturating_sub(1));
+                            true
                         }
-                    },
-                );
-                move || drop(listener)
-            },
-        );
+                        "Home" => {
+                            go.emit(0);
+                            true
+                        }
+                        "End" => {
+                            go.emit(last);
+                            true
+                        }
+                        " " if !on_button(event) => {
+                            playing.set(!is_playing);
+                            true
+                        }
+                        "?" => {
+                            help.set(!help_open);
+                            true
+                        }
+                        "Escape" if help_open => {
+                            help.set(false);
+                            true
+                        }
+                        "p" | "P" => {
+                            dispatch.dispatch(AppAction::TogglePresenter);
+                            true
+                        }
+                        _ => false,
+                    };
+                    if handled {
+                        event.prevent_default();
+                    }
+                },
+            );
+            move || drop(listener)
+        });
     }
     let markers = markers(&traces, &frames, &lesson);
     let ontoggleplay = {
