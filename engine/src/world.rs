@@ -279,8 +279,8 @@ impl Table {
 /// Rowids by key and by operation.
 #[derive(Debug, Default)]
 struct RowIndex {
-    by_key: BTreeMap<String, Vec<i64>>,
-    by_operation: BTreeMap<String, Vec<i64>>,
+    by_key: Lookup<Vec<i64>>,
+    by_operation: Lookup<Vec<i64>>,
 }
 
 impl RowIndex {
@@ -930,7 +930,13 @@ impl World {
     }
 }
 
-fn index_remove(index: &mut BTreeMap<String, Vec<i64>>, key: &str, rowid: i64) {
+/// A lookup by key, never iterated: hashed, so a lookup costs the same at any size (an ordered
+/// map compares keys along a path that grows with it). Iteration order never matters here.
+/// SipHash with fixed keys: the same on every platform, wasm included, and needs no randomness.
+type Lookup<T> =
+    std::collections::HashMap<String, T, std::hash::BuildHasherDefault<std::hash::DefaultHasher>>;
+
+fn index_remove(index: &mut Lookup<Vec<i64>>, key: &str, rowid: i64) {
     if let Some(rowids) = index.get_mut(key) {
         rowids.retain(|&other| other != rowid);
         if rowids.is_empty() {
@@ -939,7 +945,7 @@ fn index_remove(index: &mut BTreeMap<String, Vec<i64>>, key: &str, rowid: i64) {
     }
 }
 
-fn index_push<T>(index: &mut BTreeMap<String, Vec<T>>, key: &str, position: T) {
+fn index_push<T>(index: &mut Lookup<Vec<T>>, key: &str, position: T) {
     match index.get_mut(key) {
         Some(positions) => positions.push(position),
         None => {
@@ -970,10 +976,10 @@ impl<T> Eq for Lazy<T> {}
 /// Lookups of the provider's records and the effects, by key and by operation (positions).
 #[derive(Debug, Default)]
 struct Index {
-    provider_by_key: BTreeMap<String, Vec<u32>>,
-    provider_by_operation: BTreeMap<String, Vec<u32>>,
+    provider_by_key: Lookup<Vec<u32>>,
+    provider_by_operation: Lookup<Vec<u32>>,
     receipts: BTreeSet<String>,
-    effects_by_operation: BTreeMap<String, Vec<u32>>,
+    effects_by_operation: Lookup<Vec<u32>>,
 }
 
 impl Index {
