@@ -3,8 +3,9 @@
 //! A trace stores the initial state and, per event, only what the event changed, so its size is
 //! O(events + records). [`Trace::state_at`] rebuilds any state from the nearest checkpoint: a copy
 //! of the world kept in memory (never serialized) every time the changes since the last one
-//! outnumber the world's own items, so checkpoints too take O(events + records) in all, and a seek
-//! replays at most as many changes as the world has items.
+//! outnumber half the world's own items, so checkpoints too take O(events + records) in all (at
+//! most about twice the changes), and a seek copies one world and replays at most half as many
+//! changes as the world has items.
 //!
 //! The JSON form (`serde_json::to_string(&trace)`) is stable within a `format` version; see
 //! `engine/TRACE.md`.
@@ -22,7 +23,7 @@ use crate::world::{Change, World};
 /// 3: an event's `outcome` and a message's `label` are data (`Outcome`, `Label`), not text.
 pub const TRACE_FORMAT: u32 = 3;
 
-/// A checkpoint is taken once this many changes (or the world's size, if larger) have passed.
+/// A checkpoint is taken once this many changes (or half the world's size, if larger) have passed.
 const CHECKPOINT_CHANGES_MIN: u32 = 64;
 
 /// A whole run.
@@ -200,7 +201,7 @@ impl Trace {
         for (position, event) in trace.events.iter().enumerate() {
             Trace::replay(&mut world, event);
             since += event.changes.len() as u32 + 1;
-            if since >= world.size().max(CHECKPOINT_CHANGES_MIN) {
+            if since >= (world.size() / 2).max(CHECKPOINT_CHANGES_MIN) {
                 trace
                     .checkpoints
                     .0
