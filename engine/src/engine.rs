@@ -14,7 +14,7 @@ use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Run, Scalar, Scenario, Schedule};
-use crate::trace::{Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
+use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
 use crate::world::{WorkerState, WorkerView, World};
 
@@ -208,10 +208,14 @@ impl Engine {
         let initial = engine.world.clone();
         engine.world.start_log();
         let mut events = Vec::new();
+        // Checkpoints are copies of the live world as the run passes them: a trace built here
+        // never replays its own events.
+        let mut checkpoints = Checkpoints::default();
         while let Some(event) = engine.step() {
+            checkpoints.passed(event.index, event.changes.len(), &engine.world);
             events.push(event);
         }
-        Ok(engine.into_trace(initial, events))
+        Ok(engine.into_trace(initial, events, checkpoints))
     }
 
     /// Runs to the end without storing events; returns the number of events and the final state.
@@ -850,7 +854,7 @@ impl Engine {
             .is_none_or(|pair| pair.len() < 2 || pair[0].rowid < pair[1].rowid));
     }
 
-    fn into_trace(self, initial: World, events: Vec<Event>) -> Trace {
+    fn into_trace(self, initial: World, events: Vec<Event>, checkpoints: Checkpoints) -> Trace {
         let mut lanes: Vec<Lane> = (0..self.workers.len())
             .map(|index| Lane {
                 id: lane_id(index),
@@ -859,7 +863,7 @@ impl Engine {
             })
             .collect();
         lanes.extend(self.scenario.workflow.lanes());
-        Trace::new(TraceData {
+        let data = TraceData {
             format: TRACE_FORMAT,
             workflow: self.scenario.workflow,
             seed: self.scenario.seed,
@@ -877,7 +881,8 @@ impl Engine {
             verdicts: self.checker.verdicts(),
             fault_points: self.fault_points,
             stop: self.stop.unwrap_or(Stop::Finished),
-        })
+        };
+        Trace::with_checkpoints(data, checkpoints)
     }
 }
 

@@ -79,7 +79,24 @@ impl From<TraceData> for Trace {
 /// States after some events, by cursor, in cursor order. Derived from the events, so two traces
 /// with equal events are equal whatever their checkpoints.
 #[derive(Clone, Debug, Default)]
-struct Checkpoints(Vec<(u32, World)>);
+pub(crate) struct Checkpoints {
+    kept: Vec<(u32, World)>,
+    /// Changes (and events) since the last copy.
+    since: u32,
+}
+
+impl Checkpoints {
+    /// Event `cursor`, with `changes` changes, left the world as `world`: keeps a copy once the
+    /// changes since the last one outnumber half the world's items. The one rule, whether a run
+    /// takes its checkpoints as it goes or a trace read back replays its events.
+    pub(crate) fn passed(&mut self, cursor: u32, changes: usize, world: &World) {
+        self.since += changes as u32 + 1;
+        if self.since >= (world.size() / 2).max(CHECKPOINT_CHANGES_MIN) {
+            self.kept.push((cursor, world.clone()));
+            self.since = 0;
+        }
+    }
+}
 
 impl PartialEq for Checkpoints {
     fn eq(&self, _: &Self) -> bool {
@@ -179,44 +196,40 @@ impl Event {
 }
 
 impl Trace {
-    /// A trace of these events, with its checkpoints.
+    /// A trace of these events, its checkpoints rebuilt by replaying them (a trace read back).
     pub(crate) fn new(data: TraceData) -> Trace {
-        let initial = data.initial;
-        let mut trace = Trace {
+        let mut checkpoints = Checkpoints::default();
+        let mut world = data.initial.clone();
+        for (position, event) in data.events.iter().enumerate() {
+            Trace::replay(&mut world, event);
+            checkpoints.passed(position as u32 + 1, event.changes.len(), &world);
+        }
+        Trace::with_checkpoints(data, checkpoints)
+    }
+
+    /// A trace of these events with the checkpoints its run already took.
+    pub(crate) fn with_checkpoints(data: TraceData, checkpoints: Checkpoints) -> Trace {
+        Trace {
             format: data.format,
             workflow: data.workflow,
             seed: data.seed,
             code: data.code,
             lanes: data.lanes,
             stages: data.stages,
-            initial,
+            initial: data.initial,
             events: data.events,
             verdicts: data.verdicts,
             fault_points: data.fault_points,
             stop: data.stop,
-            checkpoints: Checkpoints::default(),
-        };
-        let mut world = trace.initial.clone();
-        let mut since = 0;
-        for (position, event) in trace.events.iter().enumerate() {
-            Trace::replay(&mut world, event);
-            since += event.changes.len() as u32 + 1;
-            if since >= (world.size() / 2).max(CHECKPOINT_CHANGES_MIN) {
-                trace
-                    .checkpoints
-                    .0
-                    .push((position as u32 + 1, world.clone()));
-                since = 0;
-            }
+            checkpoints,
         }
-        trace
     }
 
     /// The state at cursor `n`: 0 is before the first event, `n` is after event `n`; a cursor past
     /// the end is the end. Rebuilt from the nearest checkpoint before it.
     pub fn state_at(&self, cursor: u32) -> World {
         let cursor = cursor.min(self.len());
-        let checkpoints = &self.checkpoints.0;
+        let checkpoints = &self.checkpoints.kept;
         let (from, mut world) = match checkpoints.partition_point(|(at, _)| *at <= cursor) {
             0 => (0, self.initial.clone()),
             found => {

@@ -42,4 +42,15 @@ fn seeking_rebuilds_the_same_state_from_any_checkpoint() {
     }
     assert_eq!(cursor, trace.len());
     assert!(trace.state_at(trace.len() + 5) == trace.state_at(trace.len()));
+
+    // A trace read back from JSON rebuilds its checkpoints by replaying its events: it seeks to
+    // the same states as the run's own, which took them from the live world.
+    let json = serde_json::to_string(&trace).expect("serializes");
+    let read: lab_engine::Trace = serde_json::from_str(&json).expect("reads back");
+    for cursor in (0..=trace.len()).step_by(89) {
+        assert!(
+            read.state_at(cursor) == trace.state_at(cursor),
+            "after event {cursor}"
+        );
+    }
 }
