@@ -13,7 +13,7 @@ use crate::invariant::{Checker, Invariant};
 use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::say::{Arrival, Outcome, Reply};
-use crate::scenario::{canonical_json, KeySource, Payload, Run, Scalar, Scenario, Schedule};
+use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
 use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
 use crate::world::{WorkerState, WorkerView, World};
@@ -35,9 +35,12 @@ pub struct Engine {
     checker: Checker,
     listing: Rc<Listing>,
     events: u32,
-    /// Occurrences of each action so far, across workers and per worker.
-    occurrences: BTreeMap<Action, u32>,
-    occurrences_by_worker: BTreeMap<(usize, Action), u32>,
+    /// Occurrences of each action so far across workers, by `Action as usize` (each worker
+    /// counts its own): an array, so a copy of the engine allocates nothing for them.
+    occurrences: Occurrences,
+    /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
+    /// reads it rather than serializing the payload again.
+    payloads: Rc<[String]>,
     fault_points: Vec<FaultPoint>,
     /// Position in an explicit schedule, and the next worker in round robin.
     schedule_position: usize,
@@ -118,9 +121,31 @@ enum Next {
     TimeLimit,
 }
 
+/// How many times each action occurred, by `Action as usize`.
+type Occurrences = [u32; Action::ALL.len()];
+
+// `Action::ALL` lists the actions in declaration order, so `Action as usize` indexes it.
+const _: () = {
+    let mut position = 0;
+    while position < Action::ALL.len() {
+        assert!(Action::ALL[position] as usize == position);
+        position += 1;
+    }
+};
+
+/// The actions taken so far with their counts, in action order (as an ordered map of them
+/// would list them).
+fn taken(counts: &Occurrences) -> impl Iterator<Item = (Action, u32)> + '_ {
+    Action::ALL
+        .into_iter()
+        .filter(|&action| counts[action as usize] > 0)
+        .map(|action| (action, counts[action as usize]))
+}
+
 #[derive(Clone)]
 struct Worker {
-    name: String,
+    /// Shared: an explorer copies the engine at every branch.
+    name: Rc<str>,
     queue: VecDeque<Queued>,
     task: Option<Task>,
     /// The run number of the current task, and the position of its operation.
@@ -130,12 +155,17 @@ struct Worker {
     state: WorkerState,
     /// The next run is a restart after a crash.
     restarting: bool,
+    /// This worker's occurrences of each action, by `Action as usize`.
+    occurrences: Occurrences,
 }
 
-#[derive(Clone, Debug)]
+/// A run waiting in a worker's queue: its plan's run `number` (`Scenario::workers[..].runs`),
+/// which the worker reads when it receives it.
+#[derive(Clone, Copy, Debug)]
 struct Queued {
-    run: Run,
     number: u32,
+    /// The run's `not_before`, so a readiness check needs no look-up.
+    not_before: u32,
     /// The position of the run's operation in `Scenario::operations`.
     operation: u32,
     redelivered: bool,
@@ -157,14 +187,14 @@ impl Engine {
             .workers
             .iter()
             .map(|plan| Worker {
-                name: plan.name.clone(),
+                name: plan.name.as_str().into(),
                 queue: plan
                     .runs
                     .iter()
                     .enumerate()
                     .map(|(index, run)| Queued {
-                        run: run.clone(),
                         number: index as u32 + 1,
+                        not_before: run.not_before,
                         operation: positions[run.op.as_str()],
                         redelivered: false,
                     })
@@ -175,7 +205,13 @@ impl Engine {
                 wake_tick: 0,
                 state: WorkerState::Idle,
                 restarting: false,
+                occurrences: [0; Action::ALL.len()],
             })
+            .collect();
+        let payloads = scenario
+            .operations
+            .iter()
+            .map(|operation| canonical_json(&operation.payload))
             .collect();
         let mut table = crate::world::Table::new(scenario.design.unique);
         // Seed 004's processed_operations is bookkeeping: its rows are not effects.
@@ -189,8 +225,8 @@ impl Engine {
             checker: Checker::default(),
             listing: Rc::new(listing),
             events: 0,
-            occurrences: BTreeMap::new(),
-            occurrences_by_worker: BTreeMap::new(),
+            occurrences: [0; Action::ALL.len()],
+            payloads,
             fault_points: Vec::new(),
             schedule_position: 0,
             round_robin_next: 0,
@@ -361,14 +397,17 @@ impl Engine {
                 rule.at == *action && rule.nth.is_some() && rule.worker.is_some() == by_worker
             })
         };
-        for (action, count) in &self.occurrences {
-            if counted(action, false) {
+        // In action order, as an ordered map of the actions taken so far would list them.
+        for (action, count) in taken(&self.occurrences) {
+            if counted(&action, false) {
                 (action, count).hash(&mut hasher);
             }
         }
-        for ((index, action), count) in &self.occurrences_by_worker {
-            if counted(action, true) {
-                (index, action, count).hash(&mut hasher);
+        for (index, worker) in self.workers.iter().enumerate() {
+            for (action, count) in taken(&worker.occurrences) {
+                if counted(&action, true) {
+                    (index, action, count).hash(&mut hasher);
+                }
             }
         }
         (self.schedule_position, self.round_robin_next).hash(&mut hasher);
@@ -390,13 +429,8 @@ impl Engine {
     /// The fault the scenario's own rules would strike with at `worker`'s next `action`, without
     /// counting the occurrence or drawing from the RNG.
     fn planned_fault_peek(&self, index: usize, action: Action) -> Option<FaultKind> {
-        let nth = self.occurrences.get(&action).copied().unwrap_or(0) + 1;
-        let nth_by_worker = self
-            .occurrences_by_worker
-            .get(&(index, action))
-            .copied()
-            .unwrap_or(0)
-            + 1;
+        let nth = self.occurrences[action as usize] + 1;
+        let nth_by_worker = self.workers[index].occurrences[action as usize] + 1;
         let mut rng = self.rng.clone();
         planned_fault(
             &self.scenario,
@@ -434,13 +468,10 @@ impl Engine {
             Next::Commit => (None, self.commit_late_request()),
             Next::Worker(index) => (Some(index), self.step_worker(index)),
         };
-        let (stepped, (actor, action, run, op, step, fault)) =
-            (stepped_and_step.0, stepped_and_step.1);
+        let (stepped, (action, run, op, step, fault)) = (stepped_and_step.0, stepped_and_step.1);
         if let Some(forced) = &mut self.forced {
             forced.used = step.fault_used;
         }
-        // A worker steps on its own lane; a late commit happens at the provider.
-        let lane = stepped.map_or_else(|| PROVIDER.to_string(), lane_id);
         self.events += 1;
         let event_tick = self.world.tick;
         // next() only lets an event happen before the last tick, so this cannot overflow.
@@ -477,10 +508,13 @@ impl Engine {
             return Some(None);
         }
         let changes = self.world.take_changes();
+        // A worker steps on its own lane; a late commit happens at the provider.
+        let lane = stepped.map_or_else(|| PROVIDER.to_string(), lane_id);
+        let actor = stepped.map_or(PROVIDER, |index| &self.workers[index].name);
         Some(Some(Event {
             index: self.events,
             tick: event_tick,
-            actor,
+            actor: actor.to_string(),
             lane,
             action,
             run,
@@ -562,7 +596,7 @@ impl Engine {
 
     /// A request that timed out at the caller reaches the provider late and commits: an event of
     /// the provider's own, so the effect never appears unexplained.
-    fn commit_late_request(&mut self) -> (String, Action, u32, String, Step, Option<FaultKind>) {
+    fn commit_late_request(&mut self) -> (Action, u32, String, Step, Option<FaultKind>) {
         let now = self.world.tick;
         let index = self
             .world
@@ -586,14 +620,7 @@ impl Engine {
             ..Step::default()
         };
         step.flags.silent_change = silent;
-        (
-            PROVIDER.to_string(),
-            Action::ProviderSubmit,
-            0,
-            request.operation,
-            step,
-            None,
-        )
+        (Action::ProviderSubmit, 0, request.operation, step, None)
     }
 
     fn pick(&mut self, ready: &[usize]) -> usize {
@@ -624,16 +651,12 @@ impl Engine {
     }
 
     /// One step of one worker: receive a run, crash, cancel, or a workflow step.
-    fn step_worker(
-        &mut self,
-        index: usize,
-    ) -> (String, Action, u32, String, Step, Option<FaultKind>) {
+    fn step_worker(&mut self, index: usize) -> (Action, u32, String, Step, Option<FaultKind>) {
         let action = match &self.workers[index].task {
             None => Action::Receive,
             Some(task) => task.next_action(),
         };
         let fault = self.fault_for(index, action);
-        let actor = self.workers[index].name.clone();
         if action == Action::Receive {
             let step = self.receive(index, fault);
             let worker = &self.workers[index];
@@ -642,7 +665,7 @@ impl Engine {
                 .as_ref()
                 .map(|task| task.op().to_string())
                 .unwrap_or_default();
-            return (actor, action, worker.run, op, step, fault);
+            return (action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;
         let run = self.workers[index].run;
@@ -666,7 +689,7 @@ impl Engine {
             self.workers[index].task = Some(task);
         }
         let action = step.action.unwrap_or(action);
-        (actor, action, run, op, step, fault)
+        (action, run, op, step, fault)
     }
 
     fn with_ctx(
@@ -705,22 +728,26 @@ impl Engine {
             };
         }
         if fault == Some(FaultKind::DeliverTwice) {
-            let mut again = queued.clone();
+            let mut again = queued;
             again.redelivered = true;
             worker.queue.push_front(again);
         }
-        let mut payload = queued.run.payload.clone().unwrap_or_else(|| {
-            self.scenario.operations[queued.operation as usize]
-                .payload
-                .clone()
-        });
-        if fault == Some(FaultKind::ChangePayload) {
-            change(&mut payload);
-        }
-        let payload = canonical_json(&payload);
-        let key = match &queued.run.key {
+        let scenario = Rc::clone(&self.scenario);
+        let run = &scenario.workers[index].runs[(queued.number - 1) as usize];
+        let operation = &scenario.operations[queued.operation as usize];
+        let payload = match (&run.payload, fault == Some(FaultKind::ChangePayload)) {
+            (None, false) => self.payloads[queued.operation as usize].clone(),
+            (own, changed) => {
+                let mut payload = own.as_ref().unwrap_or(&operation.payload).clone();
+                if changed {
+                    change(&mut payload);
+                }
+                canonical_json(&payload)
+            }
+        };
+        let key = match &run.key {
             Some(key) => key.clone(),
-            None => self.key_for(&queued.run.op, &payload),
+            None => self.key_for(&run.op, &payload),
         };
         // The start keeps the texts; the outcome gets a copy only when it will be shown.
         let (said_payload, said_key) = match self.recording {
@@ -732,7 +759,7 @@ impl Engine {
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
         let start = Start {
-            op: queued.run.op.clone(),
+            op: run.op.clone(),
             payload,
             key,
             tick: self.world.tick,
@@ -782,8 +809,8 @@ impl Engine {
             .saturating_add(RESTART_DELAY_TICKS);
         worker.restarting = true;
         let queued = Queued {
-            run: self.scenario.workers[index].runs[(worker.run - 1) as usize].clone(),
             number: worker.run,
+            not_before: self.scenario.workers[index].runs[(worker.run - 1) as usize].not_before,
             operation: worker.operation,
             redelivered: false,
         };
@@ -798,15 +825,12 @@ impl Engine {
     /// The fault planned for this occurrence of `action` by worker `index`, if any.
     fn fault_for(&mut self, index: usize, action: Action) -> Option<FaultKind> {
         let nth = {
-            let count = self.occurrences.entry(action).or_default();
+            let count = &mut self.occurrences[action as usize];
             *count += 1;
             *count
         };
         let nth_by_worker = {
-            let count = self
-                .occurrences_by_worker
-                .entry((index, action))
-                .or_default();
+            let count = &mut self.workers[index].occurrences[action as usize];
             *count += 1;
             *count
         };
@@ -858,7 +882,7 @@ impl Engine {
         let mut lanes: Vec<Lane> = (0..self.workers.len())
             .map(|index| Lane {
                 id: lane_id(index),
-                label: self.workers[index].name.clone(),
+                label: self.workers[index].name.to_string(),
                 kind: LaneKind::Worker,
             })
             .collect();
@@ -893,7 +917,7 @@ impl Worker {
                 || self
                     .queue
                     .front()
-                    .is_some_and(|queued| queued.run.not_before <= now))
+                    .is_some_and(|queued| queued.not_before <= now))
     }
 
     fn next_ready_tick(&self) -> Option<u32> {
@@ -902,13 +926,13 @@ impl Worker {
         }
         self.queue
             .front()
-            .map(|queued| queued.run.not_before.max(self.wake_tick))
+            .map(|queued| queued.not_before.max(self.wake_tick))
     }
 }
 
 fn view(worker: &Worker) -> WorkerView {
     WorkerView {
-        name: worker.name.clone(),
+        name: worker.name.to_string(),
         state: worker.state,
         op: worker.task.as_ref().map(|task| task.op().to_string()),
         run: worker.run,

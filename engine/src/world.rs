@@ -175,25 +175,39 @@ impl Table {
 
     /// `SELECT 1 FROM results WHERE key = ?`
     pub fn contains(&self, key: &str) -> bool {
-        self.index().by_key.contains_key(key)
+        self.first_keyed(key).is_some()
     }
 
     /// Rows with this key.
     pub fn count(&self, key: &str) -> u32 {
-        self.index()
-            .by_key
-            .get(key)
-            .map_or(0, |rows| rows.len() as u32)
+        self.rowids_keyed(key).count() as u32
     }
 
     /// The rows written for a logical operation.
-    pub fn rows_of(&self, operation: &str) -> impl Iterator<Item = &Row> {
-        self.index()
-            .by_operation
-            .get(operation)
-            .into_iter()
-            .flatten()
-            .map(|&rowid| self.row(rowid))
+    pub fn rows_of<'a>(&'a self, operation: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
+        let scan = self
+            .rows
+            .iter()
+            .filter(move |row| row.operation == operation);
+        let small = self.rows.len() <= SCAN_MAX;
+        found(small, scan.map(|row| row.rowid), || {
+            self.index().by_operation.get(operation)
+        })
+        .map(|rowid| self.row(rowid))
+    }
+
+    /// The rowids of the rows with this key, oldest first.
+    fn rowids_keyed<'a>(&'a self, key: &'a str) -> impl Iterator<Item = i64> + 'a {
+        let scan = self.rows.iter().filter(move |row| row.key == key);
+        let small = self.rows.len() <= SCAN_MAX;
+        found(small, scan.map(|row| row.rowid), || {
+            self.index().by_key.get(key)
+        })
+    }
+
+    /// The oldest row with this key.
+    fn first_keyed(&self, key: &str) -> Option<i64> {
+        self.rowids_keyed(key).next()
     }
 
     /// The row with this rowid (rows are kept in rowid order).
@@ -217,12 +231,7 @@ impl Table {
         value: &str,
         operation: &str,
     ) -> WriteOutcome {
-        let existing = self
-            .index()
-            .by_key
-            .get(key)
-            .and_then(|rows| rows.first())
-            .copied();
+        let existing = self.first_keyed(key);
         match (self.unique, existing, mode) {
             (true, Some(_), WriteMode::Insert) => WriteOutcome::Conflict,
             (true, Some(_), WriteMode::InsertOrIgnore) => WriteOutcome::Ignored,
@@ -263,8 +272,8 @@ impl Table {
         }
     }
 
-    /// The rows' index, built on first use: a copy of a table starts without one, so copying
-    /// costs only the rows.
+    /// The rows' index, built on first use (and only past `SCAN_MAX` rows): a copy of a table
+    /// starts without one, so copying costs only the rows.
     fn index(&self) -> &RowIndex {
         self.index.0.get_or_init(|| {
             let mut index = RowIndex::default();
@@ -500,40 +509,60 @@ impl World {
 
     /// Provider records of a logical operation.
     pub fn provider_effects(&self, operation: &str) -> u32 {
-        self.index()
-            .provider_by_operation
-            .get(operation)
-            .map_or(0, |records| records.len() as u32)
+        self.provider_records_of(operation).count() as u32
     }
 
     /// The provider's records of a logical operation, in commit order.
-    pub fn provider_records_of(&self, operation: &str) -> impl Iterator<Item = &ProviderRecord> {
-        self.index()
-            .provider_by_operation
-            .get(operation)
-            .into_iter()
-            .flatten()
-            .map(|&position| &self.provider[position as usize])
+    pub fn provider_records_of<'a>(
+        &'a self,
+        operation: &'a str,
+    ) -> impl Iterator<Item = &'a ProviderRecord> + 'a {
+        self.provider_positions(
+            move |record| record.operation == operation,
+            || self.index().provider_by_operation.get(operation),
+        )
+        .map(|position| &self.provider[position as usize])
     }
 
     /// The provider's records under a key, in commit order.
-    pub fn provider_records_keyed(&self, key: &str) -> impl Iterator<Item = &ProviderRecord> {
-        self.index()
-            .provider_by_key
-            .get(key)
-            .into_iter()
-            .flatten()
-            .map(|&position| &self.provider[position as usize])
+    pub fn provider_records_keyed<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> impl Iterator<Item = &'a ProviderRecord> + 'a {
+        self.provider_keyed(key)
+            .map(|position| &self.provider[position as usize])
+    }
+
+    /// The positions of the provider's records under a key, in commit order.
+    fn provider_keyed<'a>(&'a self, key: &'a str) -> impl Iterator<Item = u32> + 'a {
+        self.provider_positions(
+            move |record| record.key == key,
+            || self.index().provider_by_key.get(key),
+        )
+    }
+
+    /// The positions of the provider's records that `wanted` picks: by a scan while there are
+    /// few, else from the index `indexed` reads.
+    fn provider_positions<'a>(
+        &'a self,
+        wanted: impl Fn(&ProviderRecord) -> bool + 'a,
+        indexed: impl FnOnce() -> Option<&'a Vec<u32>>,
+    ) -> impl Iterator<Item = u32> + 'a {
+        let scan = self.provider.iter().enumerate();
+        let scan = scan.filter(move |(_, record)| wanted(record));
+        let small = self.provider.len() <= SCAN_MAX;
+        found(small, scan.map(|(position, _)| position as u32), indexed)
     }
 
     /// External effects of a logical operation, in order.
-    pub fn effects_of(&self, operation: &str) -> impl Iterator<Item = &Effect> {
-        self.index()
-            .effects_by_operation
-            .get(operation)
-            .into_iter()
-            .flatten()
-            .map(|&position| &self.effects[position as usize])
+    pub fn effects_of<'a>(&'a self, operation: &'a str) -> impl Iterator<Item = &'a Effect> + 'a {
+        let scan = self.effects.iter().enumerate();
+        let scan = scan.filter(move |(_, effect)| effect.operation == operation);
+        let small = self.effects.len() <= SCAN_MAX;
+        found(small, scan.map(|(position, _)| position as u32), || {
+            self.index().effects_by_operation.get(operation)
+        })
+        .map(|position| &self.effects[position as usize])
     }
 
     /// External effects of a logical operation on one sink.
@@ -550,11 +579,22 @@ impl World {
 
     /// Whether a receipt was already issued.
     pub(crate) fn receipt_taken(&self, receipt: &str) -> bool {
+        if self.provider.len() <= SCAN_MAX {
+            return self.provider.iter().any(|record| record.receipt == receipt);
+        }
         self.index().receipts.contains(receipt)
     }
 
     /// Receipts issued that start with `prefix`.
     pub(crate) fn receipts_starting(&self, prefix: &str) -> u32 {
+        if self.provider.len() <= SCAN_MAX {
+            let issued = |position: usize| &self.provider[position].receipt;
+            // Each receipt once, as the index's set counts it.
+            return (0..self.provider.len())
+                .filter(|&position| issued(position).starts_with(prefix))
+                .filter(|&position| (0..position).all(|before| issued(before) != issued(position)))
+                .count() as u32;
+        }
         self.index()
             .receipts
             .range::<str, _>((
@@ -626,12 +666,7 @@ impl World {
 
     /// The provider forgets `key` early (a fault).
     pub(crate) fn expire_key(&mut self, key: &str) {
-        let records = self
-            .index()
-            .provider_by_key
-            .get(key)
-            .cloned()
-            .unwrap_or_default();
+        let records: Vec<u32> = self.provider_keyed(key).collect();
         if records.is_empty() {
             return;
         }
@@ -668,11 +703,8 @@ impl World {
     ) -> WriteOutcome {
         let before = self
             .table
-            .index()
-            .by_key
-            .get(key)
-            .and_then(|rows| rows.first())
-            .map(|&rowid| row_hash(self.table.row(rowid)));
+            .first_keyed(key)
+            .map(|rowid| row_hash(self.table.row(rowid)));
         let outcome = self.table.write(mode, key, value, operation);
         match outcome {
             WriteOutcome::Inserted => {
@@ -681,7 +713,9 @@ impl World {
             }
             WriteOutcome::Updated => {
                 self.digest_remove(before.expect("an updated row existed"));
-                let row = self.table.row(self.table.index().by_key[key][0]);
+                let row = self
+                    .table
+                    .row(self.table.first_keyed(key).expect("updated"));
                 self.digest_add(row_hash(row));
             }
             WriteOutcome::Ignored | WriteOutcome::Conflict => {}
@@ -692,7 +726,9 @@ impl World {
                     row: self.table.rows.last().expect("a row was inserted").clone(),
                 }),
                 WriteOutcome::Updated => {
-                    let row = self.table.row(self.table.index().by_key[key][0]);
+                    let row = self
+                        .table
+                        .row(self.table.first_keyed(key).expect("updated"));
                     Some(Change::RowValue {
                         rowid: row.rowid,
                         value: row.value.clone(),
@@ -711,12 +747,7 @@ impl World {
     pub(crate) fn delete_rows(&mut self, key: &str, value: &str) -> u32 {
         let doomed: Vec<i64> = self
             .table
-            .index()
-            .by_key
-            .get(key)
-            .into_iter()
-            .flatten()
-            .copied()
+            .rowids_keyed(key)
             .filter(|&rowid| self.table.row(rowid).value == value)
             .collect();
         for &rowid in &doomed {
@@ -928,6 +959,28 @@ impl World {
             log.changes.push(change());
         }
     }
+}
+
+/// Collections up to this size are searched by a scan, not through their index: an explorer's
+/// worlds hold a few records and are copied at every branch, and a copy starts without its
+/// index, so building one would cost more than the scans it saves. Past it, lookups are hashed.
+const SCAN_MAX: usize = 16;
+
+/// The positions a scan finds when the collection is `small`, else those its index lists.
+fn found<'a, P: Copy + 'a>(
+    small: bool,
+    scan: impl Iterator<Item = P> + 'a,
+    indexed: impl FnOnce() -> Option<&'a Vec<P>>,
+) -> impl Iterator<Item = P> + 'a {
+    let indexed = match small {
+        true => None,
+        false => indexed(),
+    };
+    small
+        .then_some(scan)
+        .into_iter()
+        .flatten()
+        .chain(indexed.into_iter().flatten().copied())
 }
 
 /// A lookup by key, never iterated: hashed, so a lookup costs the same at any size (an ordered
