@@ -1,6 +1,7 @@
 //! The engine: a plain struct that owns the world, the workers, the fault plan and the RNG, and
 //! produces one event per `step()`.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -41,6 +42,9 @@ pub struct Engine {
     /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
     /// reads it rather than serializing the payload again.
     payloads: Rc<[String]>,
+    /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
+    /// bit each by `Action as usize`: counted across workers, and per worker.
+    nth_actions: (u16, u16),
     fault_points: Vec<FaultPoint>,
     /// Position in an explicit schedule, and the next worker in round robin.
     schedule_position: usize,
@@ -133,13 +137,24 @@ const _: () = {
     }
 };
 
-/// The actions taken so far with their counts, in action order (as an ordered map of them
-/// would list them).
-fn taken(counts: &Occurrences) -> impl Iterator<Item = (Action, u32)> + '_ {
+/// The actions among `actions` (one bit each) taken so far, with their counts, in action order
+/// (as an ordered map of them would list them).
+fn taken(counts: &Occurrences, actions: u16) -> impl Iterator<Item = (Action, u32)> + '_ {
     Action::ALL
         .into_iter()
+        .filter(move |&action| actions & 1 << action as usize != 0)
         .filter(|&action| counts[action as usize] > 0)
         .map(|action| (action, counts[action as usize]))
+}
+
+/// The actions at which the scenario's own `nth` rules count, across workers or per worker
+/// (`by_worker`): one bit each by `Action as usize`.
+fn nth_actions(scenario: &Scenario, by_worker: bool) -> u16 {
+    scenario
+        .faults
+        .iter()
+        .filter(|rule| rule.nth.is_some() && rule.worker.is_some() == by_worker)
+        .fold(0, |mask, rule| mask | 1 << rule.at as usize)
 }
 
 #[derive(Clone)]
@@ -157,6 +172,9 @@ struct Worker {
     restarting: bool,
     /// This worker's occurrences of each action, by `Action as usize`.
     occurrences: Occurrences,
+    /// This worker's part of `Engine::state_hash`, kept until it steps again: an explorer's
+    /// step moves one worker, so the others are not hashed again.
+    fingerprint: Cell<Option<u64>>,
 }
 
 /// A run waiting in a worker's queue: its plan's run `number` (`Scenario::workers[..].runs`),
@@ -206,6 +224,7 @@ impl Engine {
                 state: WorkerState::Idle,
                 restarting: false,
                 occurrences: [0; Action::ALL.len()],
+                fingerprint: Cell::new(None),
             })
             .collect();
         let payloads = scenario
@@ -217,6 +236,7 @@ impl Engine {
         // Seed 004's processed_operations is bookkeeping: its rows are not effects.
         table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
         let world = World::new(table, workers.iter().map(view).collect());
+        let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
         Ok(Engine {
             rng: Rng::new(scenario.seed),
             scenario: Rc::new(scenario),
@@ -227,6 +247,7 @@ impl Engine {
             events: 0,
             occurrences: [0; Action::ALL.len()],
             payloads,
+            nth_actions,
             fault_points: Vec::new(),
             schedule_position: 0,
             round_robin_next: 0,
@@ -372,47 +393,47 @@ impl Engine {
         let mut hasher = crate::fingerprint::Fingerprint::default();
         crate::explore::hash_world(&self.world, &mut hasher);
         self.rng.hash(&mut hasher);
-        for worker in &self.workers {
-            // A queued run is always its plan's run `number` (a redelivery or a restart copies
-            // it), so the number and the flag stand for it.
-            worker.queue.len().hash(&mut hasher);
-            for queued in &worker.queue {
-                (queued.number, queued.redelivered).hash(&mut hasher);
-            }
-            worker.task.is_some().hash(&mut hasher);
-            if let Some(task) = &worker.task {
-                task.hash_state(&mut hasher);
-            }
-            (worker.run, worker.wake_tick, worker.state as u8).hash(&mut hasher);
-            worker.restarting.hash(&mut hasher);
-        }
-        for view in &self.world.workers {
-            view.results.hash(&mut hasher);
+        for (index, worker) in self.workers.iter().enumerate() {
+            let part = worker.fingerprint.get().unwrap_or_else(|| {
+                let part = self.worker_hash(index);
+                worker.fingerprint.set(Some(part));
+                part
+            });
+            part.hash(&mut hasher);
         }
         // The occurrence counters decide only where the scenario's own `nth` rules strike: count
         // them only for those actions, so runs that took other actions a different number of
         // times can meet in one state.
-        let counted = |action: &Action, by_worker: bool| {
-            self.scenario.faults.iter().any(|rule| {
-                rule.at == *action && rule.nth.is_some() && rule.worker.is_some() == by_worker
-            })
-        };
-        // In action order, as an ordered map of the actions taken so far would list them.
-        for (action, count) in taken(&self.occurrences) {
-            if counted(&action, false) {
-                (action, count).hash(&mut hasher);
-            }
-        }
-        for (index, worker) in self.workers.iter().enumerate() {
-            for (action, count) in taken(&worker.occurrences) {
-                if counted(&action, true) {
-                    (index, action, count).hash(&mut hasher);
-                }
-            }
+        for (action, count) in taken(&self.occurrences, self.nth_actions.0) {
+            (action, count).hash(&mut hasher);
         }
         (self.schedule_position, self.round_robin_next).hash(&mut hasher);
         (self.sequence, self.events, self.broken_mask).hash(&mut hasher);
         self.stop.map(|stop| stop as u8).hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Worker `index`'s part of `state_hash`: its queue, its run in progress, its clock, the
+    /// results its view shows and its own counters behind `nth` rules.
+    fn worker_hash(&self, index: usize) -> u64 {
+        let mut hasher = crate::fingerprint::Fingerprint::default();
+        let worker = &self.workers[index];
+        // A queued run is always its plan's run `number` (a redelivery or a restart copies it),
+        // so the number and the flag stand for it.
+        worker.queue.len().hash(&mut hasher);
+        for queued in &worker.queue {
+            (queued.number, queued.redelivered).hash(&mut hasher);
+        }
+        worker.task.is_some().hash(&mut hasher);
+        if let Some(task) = &worker.task {
+            task.hash_state(&mut hasher);
+        }
+        (worker.run, worker.wake_tick, worker.state as u8).hash(&mut hasher);
+        worker.restarting.hash(&mut hasher);
+        self.world.workers[index].results.hash(&mut hasher);
+        for (action, count) in taken(&worker.occurrences, self.nth_actions.1) {
+            (action, count).hash(&mut hasher);
+        }
         hasher.finish()
     }
 
@@ -478,6 +499,7 @@ impl Engine {
         self.world.tick += 1;
         if let Some(index) = stepped {
             let worker = &mut self.workers[index];
+            worker.fingerprint.set(None);
             if step.sleep_ticks > 0 {
                 // A wake past the last tick stays at it, where next() stops the run.
                 worker.wake_tick = self.world.tick.saturating_add(step.sleep_ticks);
