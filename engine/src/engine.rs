@@ -17,7 +17,7 @@ use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
 use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
-use crate::world::{WorkerState, WorkerView, World};
+use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 
 /// Ticks a crashed worker stays down before it restarts.
 const RESTART_DELAY_TICKS: u32 = 2;
@@ -25,8 +25,8 @@ const RESTART_DELAY_TICKS: u32 = 2;
 /// The provider's lane id, and the actor of a late commit there.
 const PROVIDER: &str = "provider";
 
-/// A deterministic simulation of one scenario. Cloning it branches the run (for the explorer).
-#[derive(Clone)]
+/// A deterministic simulation of one scenario. Cloning it branches the run (for the explorer);
+/// `clone_from` branches it into an engine no longer needed, reusing its buffers.
 pub struct Engine {
     /// Shared, so branching the engine does not copy the scenario.
     scenario: Rc<Scenario>,
@@ -157,7 +157,27 @@ fn nth_actions(scenario: &Scenario, by_worker: bool) -> u16 {
         .fold(0, |mask, rule| mask | 1 << rule.at as usize)
 }
 
-#[derive(Clone)]
+clone_by_fields!(Engine {
+    scenario,
+    world,
+    rng,
+    workers,
+    checker,
+    listing,
+    events,
+    occurrences,
+    payloads,
+    nth_actions,
+    fault_points,
+    schedule_position,
+    round_robin_next,
+    sequence,
+    stop,
+    broken_mask,
+    forced,
+    recording
+});
+
 struct Worker {
     /// Shared: an explorer copies the engine at every branch.
     name: Rc<str>,
@@ -176,6 +196,19 @@ struct Worker {
     /// step moves one worker, so the others are not hashed again.
     fingerprint: Cell<Option<u64>>,
 }
+
+clone_by_fields!(Worker {
+    name,
+    queue,
+    task,
+    run,
+    operation,
+    wake_tick,
+    state,
+    restarting,
+    occurrences,
+    fingerprint
+});
 
 /// A run waiting in a worker's queue: its plan's run `number` (`Scenario::workers[..].runs`),
 /// which the worker reads when it receives it.

@@ -58,6 +58,9 @@ impl Default for Budget {
     }
 }
 
+/// Spare engines kept for branching.
+const SPARE_ENGINES_MAX: usize = 16;
+
 /// The largest fault budget: beyond it the search grows past what a lesson check can afford.
 pub const FAULTS_MAX: u32 = 3;
 
@@ -264,6 +267,8 @@ pub struct Explorer {
     /// Buffers kept between states, so a step allocates none.
     choices: Vec<Choice>,
     spare_children: Vec<Vec<Child>>,
+    /// Engines no longer needed, to branch into (`Engine::clone_from` reuses their buffers).
+    spare_engines: Vec<Box<Engine>>,
     transitions: u64,
     finished: bool,
     complete: bool,
@@ -296,6 +301,7 @@ impl Explorer {
             memo: Memo::default(),
             choices: Vec::new(),
             spare_children: Vec::new(),
+            spare_engines: Vec::new(),
             transitions: 0,
             finished: false,
             complete: false,
@@ -399,6 +405,9 @@ impl Explorer {
             frame.next += 1;
             if let Some(summary) = self.memo.get(child.key) {
                 fold(&mut frame.summary, child, &summary);
+                if let Some(engine) = child.engine.take() {
+                    self.recycle(engine);
+                }
                 return;
             }
             let engine = child.engine.take().expect("each child is entered once");
@@ -452,6 +461,7 @@ impl Explorer {
                 });
             }
             self.choices = choices;
+            self.recycle(engine);
             return Frame {
                 key,
                 children,
@@ -479,7 +489,7 @@ impl Explorer {
         for (position, choice) in choices.iter().copied().enumerate() {
             let mut next = match position == last {
                 true => engine.take().expect("the last successor takes the engine"),
-                false => engine.as_ref().expect("kept until the last").clone(),
+                false => self.branch(engine.as_ref().expect("kept until the last")),
             };
             let stepped: Stepped = next
                 .step_with(&choice)
@@ -505,10 +515,17 @@ impl Explorer {
                 continue;
             }
             let key = node_key(hash, child_used);
+            // A state already explored is only folded in: its engine is not needed.
+            let next = match self.memo.contains(key) {
+                true => {
+                    self.recycle(next);
+                    None
+                }
+                false => Some(next),
+            };
             children.push(Child {
                 choice,
-                // A state already explored is only folded in: its engine is not needed.
-                engine: (!self.memo.contains(key)).then_some(next),
+                engine: next,
                 key,
                 used: child_used,
                 fault_cost,
@@ -516,11 +533,33 @@ impl Explorer {
             });
         }
         self.choices = choices;
+        if let Some(engine) = engine {
+            // Every successor was beyond the budgets.
+            self.recycle(engine);
+        }
         Frame {
             key,
             children,
             next: 0,
             summary,
+        }
+    }
+
+    /// A copy of `engine`, made into a spare engine when there is one.
+    fn branch(&mut self, engine: &Engine) -> Box<Engine> {
+        match self.spare_engines.pop() {
+            Some(mut spare) => {
+                spare.as_mut().clone_from(engine);
+                spare
+            }
+            None => Box::new(engine.clone()),
+        }
+    }
+
+    /// Keeps an engine no longer needed for `branch` (a few: the search needs one at a time).
+    fn recycle(&mut self, engine: Box<Engine>) {
+        if self.spare_engines.len() < SPARE_ENGINES_MAX {
+            self.spare_engines.push(engine);
         }
     }
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::scenario::WriteMode;
 
 /// Everything, at one instant.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct World {
     pub tick: u32,
     /// The workflow's local checkpoint, by operation id.
@@ -51,7 +51,7 @@ pub struct World {
 }
 
 /// One row of the workflow journal (`jobs` in the source's lab).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobRow {
     pub id: String,
     pub payload: String,
@@ -98,7 +98,7 @@ impl JobStatus {
 }
 
 /// One record held by the provider: an effect that happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProviderRecord {
     /// The idempotency key the provider saw.
     pub key: String,
@@ -114,7 +114,7 @@ pub struct ProviderRecord {
 }
 
 /// An accepted request whose effect has not committed yet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InFlight {
     pub key: String,
     pub payload: String,
@@ -123,7 +123,7 @@ pub struct InFlight {
 }
 
 /// The results table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     /// The key column has a UNIQUE constraint.
     pub unique: bool,
@@ -140,7 +140,7 @@ pub struct Table {
 }
 
 /// One row of the results table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     pub rowid: i64,
     pub key: String,
@@ -300,7 +300,7 @@ impl RowIndex {
 }
 
 /// One external side effect that happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Effect {
     /// Which sink: "email", "notification", "webhook", "charge".
     pub sink: String,
@@ -311,7 +311,7 @@ pub struct Effect {
 }
 
 /// A worker as the player shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkerView {
     pub name: String,
     pub state: WorkerState,
@@ -981,6 +981,90 @@ fn found<'a, P: Copy + 'a>(
         .into_iter()
         .flatten()
         .chain(indexed.into_iter().flatten().copied())
+}
+
+/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (its texts and
+/// lists; the maps listed after `;` when they hold the same keys): an explorer copies engines into
+/// ones it no longer needs, and so allocates little per copy.
+macro_rules! clone_by_fields {
+    ($type:ident { $($field:ident),* $(; $($map:ident),*)? }) => {
+        impl Clone for $type {
+            fn clone(&self) -> Self {
+                $type {
+                    $($field: self.$field.clone(),)*
+                    $($($map: self.$map.clone(),)*)?
+                }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                $(self.$field.clone_from(&source.$field);)*
+                $($($crate::world::clone_map_from(&mut self.$map, &source.$map);)*)?
+            }
+        }
+    };
+}
+pub(crate) use clone_by_fields;
+
+clone_by_fields!(World {
+    tick, provider, in_flight, table, effects, model_calls, progress, deepest_calls, cancelled,
+    workers, index, log, digest; journal, tracker
+});
+clone_by_fields!(JobRow { id, payload, status, receipt, attempts, failed_stage, reason; stages });
+clone_by_fields!(ProviderRecord {
+    key,
+    payload,
+    receipt,
+    committed_tick,
+    key_expired,
+    operation
+});
+clone_by_fields!(InFlight {
+    key,
+    payload,
+    operation,
+    commit_tick
+});
+clone_by_fields!(Table {
+    unique,
+    rows,
+    dedup,
+    rows_are_effects,
+    next_rowid,
+    index
+});
+clone_by_fields!(Row {
+    rowid,
+    key,
+    value,
+    operation
+});
+clone_by_fields!(Effect {
+    sink,
+    key,
+    operation,
+    tick
+});
+clone_by_fields!(WorkerView {
+    name,
+    state,
+    op,
+    run,
+    results
+});
+
+/// `target.clone_from(source)` for a map, reusing the target's values when the keys are the same
+/// (as they mostly are between an explorer's engines).
+pub(crate) fn clone_map_from<K: Ord + Clone, V: Clone>(
+    target: &mut BTreeMap<K, V>,
+    source: &BTreeMap<K, V>,
+) {
+    if target.len() == source.len() && target.keys().eq(source.keys()) {
+        for (into, from) in target.values_mut().zip(source.values()) {
+            into.clone_from(from);
+        }
+    } else {
+        *target = source.clone();
+    }
 }
 
 /// A lookup by key, never iterated: hashed, so a lookup costs the same at any size (an ordered
