@@ -216,10 +216,6 @@ impl Memo {
         })
     }
 
-    fn contains(&self, key: u64) -> bool {
-        self.known.contains_key(&key)
-    }
-
     fn insert(&mut self, key: u64, summary: &Summary) {
         let best = match summary.best.iter().any(Option::is_some) {
             true => {
@@ -515,17 +511,12 @@ impl Explorer {
                 continue;
             }
             let key = node_key(hash, child_used);
-            // A state already explored is only folded in: its engine is not needed.
-            let next = match self.memo.contains(key) {
-                true => {
-                    self.recycle(next);
-                    None
-                }
-                false => Some(next),
-            };
+            // Whether the state is known already is asked once, when the child is entered (a
+            // state explored before is then only folded in and its engine recycled): a look-up
+            // in a memo of many states is a cache miss.
             children.push(Child {
                 choice,
-                engine: next,
+                engine: Some(next),
                 key,
                 used: child_used,
                 fault_cost,
