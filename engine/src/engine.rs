@@ -2,8 +2,8 @@
 //! produces one event per `step()`.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
@@ -228,7 +228,8 @@ impl Engine {
         scenario.validate()?;
         let listing = scenario.workflow.listing(&scenario);
         // Each run finds its operation by position, not by a search per run.
-        let positions: BTreeMap<&str, u32> = scenario
+        // Hashed: built and read once per run, in O(1) each at any size.
+        let positions: HashMap<&str, u32, BuildHasherDefault<DefaultHasher>> = scenario
             .operations
             .iter()
             .enumerate()

@@ -623,15 +623,17 @@ impl World {
 
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
-        let row = self.journal.get(operation)?;
-        let dirty = &self.digest.dirty_jobs;
-        if self.digest.sum.is_some() && !dirty.iter().any(|known| known == operation) {
-            // The row leaves the digest now and comes back, as changed, when the step settles.
-            let hash = item_hash(Item::Job, row, crate::explore::hash_job);
-            self.digest_remove(hash);
-            self.digest.dirty_jobs.push(operation.to_string());
-        }
+        // One search of the journal: the fields are borrowed apart.
         let job = self.journal.get_mut(operation)?;
+        let digest = &mut self.digest;
+        if let Some(sum) = &mut digest.sum {
+            if !digest.dirty_jobs.iter().any(|known| known == operation) {
+                // The row leaves the digest now and comes back, as changed, when the step
+                // settles.
+                *sum = sum.wrapping_sub(item_hash(Item::Job, &*job, crate::explore::hash_job));
+                digest.dirty_jobs.push(operation.to_string());
+            }
+        }
         if let Some(log) = &mut self.log.0 {
             log.touched_jobs.insert(operation.to_string());
         }
