@@ -110,10 +110,36 @@ struct Forced {
 
 /// What is due next, before any worker is picked.
 enum Upcoming {
-    Ready(Vec<usize>),
+    Ready(Ready),
     Commit,
     Finished,
     TimeLimit,
+}
+
+/// The workers ready to step, one bit each by index (a scenario has at most 64): a set that
+/// costs no allocation, as `upcoming` runs before every step.
+#[derive(Clone, Copy, Debug)]
+struct Ready(u64);
+
+impl Ready {
+    /// The ready workers' indices, in order.
+    fn iter(self) -> impl Iterator<Item = usize> {
+        let mut left = self.0;
+        std::iter::from_fn(move || {
+            let index = (left != 0).then(|| left.trailing_zeros() as usize)?;
+            left &= left - 1;
+            Some(index)
+        })
+    }
+
+    fn contains(self, index: usize) -> bool {
+        index < 64 && self.0 & 1 << index != 0
+    }
+
+    /// The lowest ready index; the set is never empty.
+    fn first(self) -> usize {
+        self.0.trailing_zeros() as usize
+    }
 }
 
 /// What the engine does next.
@@ -367,7 +393,7 @@ impl Engine {
             }
             Upcoming::Ready(ready) => ready,
         };
-        for index in ready {
+        for index in ready.iter() {
             let action = match &self.workers[index].task {
                 None => Action::Receive,
                 Some(task) => task.next_action(),
@@ -603,10 +629,10 @@ impl Engine {
             Upcoming::TimeLimit => Next::TimeLimit,
             Upcoming::Ready(ready) => match self.forced.and_then(|forced| forced.worker) {
                 Some(index) => {
-                    debug_assert!(ready.contains(&index), "the explorer picks a ready worker");
+                    debug_assert!(ready.contains(index), "the explorer picks a ready worker");
                     Next::Worker(index)
                 }
-                None => Next::Worker(self.pick(&ready)),
+                None => Next::Worker(self.pick(ready)),
             },
         }
     }
@@ -630,10 +656,10 @@ impl Engine {
             {
                 return Upcoming::Commit;
             }
-            let ready: Vec<usize> = (0..self.workers.len())
+            let ready = (0..self.workers.len())
                 .filter(|&index| self.workers[index].ready_at(now))
-                .collect();
-            if !ready.is_empty() {
+                .fold(Ready(0), |ready, index| Ready(ready.0 | 1 << index));
+            if ready.0 != 0 {
                 return Upcoming::Ready(ready);
             }
             let workers_next = self.workers.iter().filter_map(Worker::next_ready_tick);
@@ -679,14 +705,17 @@ impl Engine {
         (Action::ProviderSubmit, 0, request.operation, step, None)
     }
 
-    fn pick(&mut self, ready: &[usize]) -> usize {
+    fn pick(&mut self, ready: Ready) -> usize {
         match &self.scenario.schedule {
-            Schedule::Sequential => ready[0],
-            Schedule::Seeded => ready[self.rng.below(ready.len() as u32) as usize],
+            Schedule::Sequential => ready.first(),
+            Schedule::Seeded => {
+                let chosen = self.rng.below(ready.0.count_ones()) as usize;
+                ready.iter().nth(chosen).expect("one of the ready workers")
+            }
             Schedule::Explicit { order } => {
                 while let Some(&wanted) = order.get(self.schedule_position) {
                     self.schedule_position += 1;
-                    if ready.contains(&(wanted as usize)) {
+                    if ready.contains(wanted as usize) {
                         return wanted as usize;
                     }
                 }
@@ -696,12 +725,12 @@ impl Engine {
         }
     }
 
-    fn round_robin(&mut self, ready: &[usize]) -> usize {
+    fn round_robin(&mut self, ready: Ready) -> usize {
         let count = self.workers.len();
         let chosen = (0..count)
             .map(|offset| (self.round_robin_next + offset) % count)
-            .find(|index| ready.contains(index))
-            .unwrap_or(ready[0]);
+            .find(|&index| ready.contains(index))
+            .unwrap_or(ready.first());
         self.round_robin_next = (chosen + 1) % count;
         chosen
     }
