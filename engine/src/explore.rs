@@ -264,6 +264,8 @@ pub struct Explorer {
     choices: Vec<Choice>,
     spare_children: Vec<Vec<Child>>,
     /// Engines no longer needed, to branch into (`Engine::clone_from` reuses their buffers).
+    /// Boxed as the children keep them, so a spare becomes a child without moving an engine.
+    #[allow(clippy::vec_box)]
     spare_engines: Vec<Box<Engine>>,
     transitions: u64,
     finished: bool,
