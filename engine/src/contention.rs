@@ -321,16 +321,19 @@ mod tests {
         };
         assert_eq!(spec.run_all(), spec.run_all());
         let other = Contention { seed: 43, ..spec };
-        assert_ne!(
-            spec.run(Policy::FullJitter),
-            other.run(Policy::FullJitter)
-        );
+        assert_ne!(spec.run(Policy::FullJitter), other.run(Policy::FullJitter));
     }
 
     #[test]
     fn clustering_scores_even_and_bunched_calls() {
-        assert_eq!(clustering_permille(&[10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]), 100);
-        assert_eq!(clustering_permille(&[10, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0]), 1000);
+        assert_eq!(
+            clustering_permille(&[10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]),
+            100
+        );
+        assert_eq!(
+            clustering_permille(&[10, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0]),
+            1000
+        );
         assert_eq!(clustering_permille(&[3]), 0);
     }
 }

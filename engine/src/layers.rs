@@ -157,7 +157,11 @@ mod tests {
                     retry_budget: 0,
                 }
                 .run();
-                assert_eq!(run.bottom_calls, attempts.pow(layers), "{attempts}^{layers}");
+                assert_eq!(
+                    run.bottom_calls,
+                    attempts.pow(layers),
+                    "{attempts}^{layers}"
+                );
                 assert_eq!(run.bottom_calls_single_layer, attempts);
                 for (depth, &calls) in run.calls_by_depth.iter().enumerate() {
                     assert_eq!(calls, attempts.pow(depth as u32));

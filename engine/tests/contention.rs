@@ -24,7 +24,11 @@ fn every_client_finishes_and_the_counts_add_up() {
     for seed in SEEDS {
         for run in runs(100, seed) {
             assert_eq!(run.succeeded + run.gave_up, 100, "{:?}", run.policy);
-            assert_eq!(run.gave_up, 0, "{:?}: the default bounds let all finish", run.policy);
+            assert_eq!(
+                run.gave_up, 0,
+                "{:?}: the default bounds let all finish",
+                run.policy
+            );
             assert_eq!(run.calls_per_tick.iter().sum::<u32>(), run.calls);
             assert_eq!(run.calls_per_tick.len() as u32, run.completed_tick + 1);
             // One optimistic write wins per tick, so 100 writers need at least 100 ticks.
@@ -69,7 +73,10 @@ fn without_jitter_the_calls_stay_clustered() {
         // Every retry of plain exponential backoff lands in a handful of waves.
         assert!(plain >= 990, "seed {seed}: exponential clustering {plain}");
         for clustering in jittered {
-            assert!(clustering < 950, "seed {seed}: jittered clustering {clustering}");
+            assert!(
+                clustering < 950,
+                "seed {seed}: jittered clustering {clustering}"
+            );
         }
     }
 }
