@@ -193,15 +193,21 @@ impl Contention {
         let clients = spec.clients as usize;
         let mut calls_made = vec![0u32; clients];
         let mut last_delay = vec![0u32; clients];
-        // due[t] lists the clients that call at tick t; every client starts at tick 0, as in the
-        // study, where the writers contend from the same moment.
-        let mut due: Vec<Vec<u32>> = vec![(0..spec.clients).collect()];
+        // due[t % len] lists the clients that call at tick t: a ring, as no pause is longer than
+        // the cap. Every client starts at tick 0, as in the study, where the writers contend
+        // from the same moment.
+        let ring = spec.delay_cap_ticks as usize + 2;
+        let mut due: Vec<Vec<u32>> = vec![Vec::new(); ring];
+        due[0] = (0..spec.clients).collect();
+        let mut waiting = clients;
         let mut calls_per_tick = Vec::new();
         let (mut succeeded, mut gave_up) = (0u32, 0u32);
+        let mut callers = Vec::with_capacity(clients);
         let mut tick = 0usize;
-        while tick < due.len() {
-            let mut callers = std::mem::take(&mut due[tick]);
+        while waiting > 0 {
+            std::mem::swap(&mut callers, &mut due[tick % ring]);
             calls_per_tick.push(callers.len() as u32);
+            waiting -= callers.len();
             // A partial Fisher-Yates shuffle puts this tick's winners first.
             let winners = callers.len().min(spec.capacity_per_tick as usize);
             if callers.len() > winners {
@@ -212,6 +218,9 @@ impl Contention {
                 }
             }
             succeeded += winners as u32;
+            for &client in &callers[..winners] {
+                calls_made[client as usize] += 1;
+            }
             for &client in &callers[winners..] {
                 let index = client as usize;
                 calls_made[index] += 1;
@@ -224,20 +233,11 @@ impl Contention {
                     _ => delay_ticks(&pacing, calls_made[index] - 1, last_delay[index], &mut rng),
                 };
                 last_delay[index] = delay;
-                let next = tick + 1 + delay as usize;
-                if due.len() <= next {
-                    due.resize_with(next + 1, Vec::new);
-                }
-                due[next].push(client);
+                due[(tick + 1 + delay as usize) % ring].push(client);
+                waiting += 1;
             }
-            for &client in &callers[..winners] {
-                calls_made[client as usize] += 1;
-            }
+            callers.clear();
             tick += 1;
-        }
-        // Trailing ticks with no calls are not part of the run.
-        while calls_per_tick.last() == Some(&0) {
-            calls_per_tick.pop();
         }
         debug_assert_eq!(succeeded + gave_up, spec.clients);
         PolicyRun {
