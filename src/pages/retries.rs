@@ -204,13 +204,28 @@ fn calls_per_tick_plot(runs: &[PolicyRun]) -> Html {
         .fold(1.0, f64::max);
     let plot_width = WIDTH - MARGIN_LEFT - 8.0;
     let plot_height = HEIGHT - MARGIN_BOTTOM - 8.0;
+    // A log scale: the waves of 1,000 calls and the jittered trickle of a few both show.
+    let top = (1.0 + peak).log10();
+    let y_of = |mean: f64| 8.0 + plot_height * (1.0 - (1.0 + mean).log10() / top);
+    let grid = [1.0, 10.0, 100.0, 1000.0, 10000.0]
+        .into_iter()
+        .filter(|&calls| calls <= peak)
+        .map(|calls| {
+            let y = y_of(calls);
+            html! {
+                <g class="grid">
+                    <line x1={format!("{MARGIN_LEFT}")} x2={format!("{}", WIDTH - 8.0)} y1={format!("{y:.1}")} y2={format!("{y:.1}")} />
+                    <text x={format!("{}", MARGIN_LEFT - 6.0)} y={format!("{:.1}", y + 4.0)} text-anchor="end">{ format!("{calls}") }</text>
+                </g>
+            }
+        });
     let lines = series.iter().map(|(policy, bins)| {
         let points: Vec<String> = bins
             .iter()
             .enumerate()
             .map(|(bin, &mean)| {
                 let x = MARGIN_LEFT + plot_width * (bin as f64 + 0.5) / BINS as f64;
-                let y = 8.0 + plot_height * (1.0 - mean / peak);
+                let y = y_of(mean);
                 format!("{x:.1},{y:.1}")
             })
             .collect();
@@ -236,10 +251,10 @@ fn calls_per_tick_plot(runs: &[PolicyRun]) -> Html {
     html! {
         <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-labelledby="calls-plot-title calls-plot-desc">
             <title id="calls-plot-title">{ "Calls per tick, each policy overlaid" }</title>
-            <desc id="calls-plot-desc">{ format!("Mean calls per tick in {BINS} spans of ticks 1 to {last}; the table below gives the figures.") }</desc>
+            <desc id="calls-plot-desc">{ format!("Mean calls per tick, on a log scale, in {BINS} spans of ticks 1 to {last}; the table below gives the figures.") }</desc>
+            { for grid }
             <line x1={format!("{MARGIN_LEFT}")} x2={format!("{}", WIDTH - 8.0)} y1={format!("{axis_y}")} y2={format!("{axis_y}")} stroke="currentColor" />
             <line x1={format!("{MARGIN_LEFT}")} x2={format!("{MARGIN_LEFT}")} y1="8" y2={format!("{axis_y}")} stroke="currentColor" />
-            <text x={format!("{}", MARGIN_LEFT - 6.0)} y="14" text-anchor="end">{ format!("{peak:.0}") }</text>
             <text x={format!("{}", MARGIN_LEFT - 6.0)} y={format!("{axis_y}")} text-anchor="end">{ "0" }</text>
             <text x={format!("{MARGIN_LEFT}")} y={format!("{}", HEIGHT - 8.0)}>{ "tick 1" }</text>
             <text x={format!("{}", WIDTH - 8.0)} y={format!("{}", HEIGHT - 8.0)} text-anchor="end">{ format!("tick {last}") }</text>
@@ -251,14 +266,22 @@ fn calls_per_tick_plot(runs: &[PolicyRun]) -> Html {
 
 fn calls_per_tick_table(runs: &[PolicyRun]) -> Html {
     let rows = runs.iter().map(|run| {
-        let busiest = run.calls_per_tick.iter().skip(1).copied().max().unwrap_or(0);
-        let active = run.calls_per_tick.iter().skip(1).filter(|&&calls| calls > 0).count();
+        let busiest = run
+            .calls_per_tick
+            .iter()
+            .skip(1)
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let later: &[u32] = run.calls_per_tick.get(1..).unwrap_or_default();
+        let busy_ticks = later.iter().filter(|&&calls| calls > 0).count().max(1);
+        let mean = later.iter().map(|&calls| f64::from(calls)).sum::<f64>() / busy_ticks as f64;
         html! {
             <tr>
                 <th scope="row">{ run.policy.label() }</th>
                 <td>{ run.calls_per_tick.first().copied().unwrap_or(0) }</td>
                 <td>{ busiest }</td>
-                <td>{ active }</td>
+                <td>{ format!("{mean:.1}") }</td>
                 <td>{ format!("{:.1}%", f64::from(run.clustering_permille) / 10.0) }</td>
             </tr>
         }
@@ -271,7 +294,7 @@ fn calls_per_tick_table(runs: &[PolicyRun]) -> Html {
                     <th scope="col">{ "Policy" }</th>
                     <th scope="col">{ "Calls at tick 0" }</th>
                     <th scope="col">{ "Busiest later tick" }</th>
-                    <th scope="col">{ "Ticks with calls" }</th>
+                    <th scope="col">{ "Mean calls in a later tick with any" }</th>
                     <th scope="col">{ "Retries in the busiest tenth of ticks" }</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
@@ -285,7 +308,12 @@ fn log_bars(id: &str, title: &str, values: &[(&'static str, u64)]) -> Html {
     let row_height = 22.0;
     let height = row_height * values.len() as f64 + 8.0;
     let label_width = 150.0;
-    let top = values.iter().map(|(_, value)| *value).max().unwrap_or(1).max(10) as f64;
+    let top = values
+        .iter()
+        .map(|(_, value)| *value)
+        .max()
+        .unwrap_or(1)
+        .max(10) as f64;
     let scale = (WIDTH - label_width - 80.0) / top.log10();
     let bars = values.iter().enumerate().map(|(index, (label, value))| {
         let y = 4.0 + index as f64 * row_height;
@@ -365,7 +393,10 @@ fn layers_plot(run: &StackRun) -> Html {
     });
     html! {
         <>
-            { log_bars("layers-plot-title", "Calls that reach the backend", &values) }
+            <figure class="retries-figure">
+                { log_bars("layers-plot-title", "Calls that reach the backend", &values) }
+                <figcaption>{ "Calls that reach the backend for one call from the caller, on a log scale." }</figcaption>
+            </figure>
             <div class="table-scroll">
                 <table class="retries-table">
                     <caption>{ "Calls reaching each layer" }</caption>
@@ -459,7 +490,11 @@ pub fn RetriesPage() -> Html {
                     { calls_per_tick_table(runs) }
                     <figure class="retries-figure">
                         { log_bars("calls-bars-title", "Total calls by policy", &bars) }
+                        <figcaption>{ "Total calls by policy, on a log scale: the work each policy made the resource do." }</figcaption>
+                    </figure>
+                    <figure class="retries-figure">
                         { log_bars("ticks-bars-title", "Tick at which the last client finished", &ticks) }
+                        <figcaption>{ "The tick at which the last client finished, on a log scale." }</figcaption>
                     </figure>
                     { totals_table(runs) }
                 }
@@ -477,9 +512,7 @@ pub fn RetriesPage() -> Html {
                     <Slider id="retry-budget" label="Retry budget per operation" min={0} max={50} value={knobs.retry_budget}
                         onchange={set(|knobs, value| knobs.retry_budget = value)} />
                 </div>
-                <figure class="retries-figure">
-                    { layers_plot(&stack) }
-                </figure>
+                { layers_plot(&stack) }
             </section>
         </main>
     }
