@@ -114,3 +114,29 @@ fn max_attempts_cap_calls_per_client() {
         assert!(run.client_calls_max <= 4, "{:?}", run.policy);
     }
 }
+
+/// Lesson 13 asks which kind of policy gets 100 contending clients through with the least work,
+/// on the page whose seed slider runs from 0 to 99: a jittered one, on every one of those seeds.
+#[test]
+fn at_100_clients_every_jittered_policy_beats_every_unjittered_one_on_every_page_seed() {
+    for seed in 0..=99 {
+        let runs = runs(100, seed);
+        let jittered = [
+            Policy::FullJitter,
+            Policy::EqualJitter,
+            Policy::DecorrelatedJitter,
+        ];
+        let most_jittered = jittered
+            .iter()
+            .map(|&policy| of(&runs, policy).calls)
+            .max()
+            .unwrap();
+        for policy in [Policy::None, Policy::Constant, Policy::Exponential] {
+            let calls = of(&runs, policy).calls;
+            assert!(
+                most_jittered * 5 < calls,
+                "seed {seed}: {policy:?} {calls} calls, a jittered policy {most_jittered}"
+            );
+        }
+    }
+}
