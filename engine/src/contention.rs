@@ -186,69 +186,127 @@ impl Contention {
     /// One policy: tick by tick, the clients due call; at most `capacity_per_tick` of them, drawn
     /// at random, get through; the others pause as the policy says and call again.
     pub fn run(&self, policy: Policy) -> PolicyRun {
+        let mut running = self.start(policy);
+        while !running.advance(u64::MAX) {}
+        running.finish()
+    }
+
+    /// One policy, to be advanced a slice at a time (so a page can stay responsive).
+    pub fn start(&self, policy: Policy) -> Running {
         let spec = self.clamped();
-        let pacing = policy.retry_policy(&spec);
-        let calls_allowed = spec.calls_allowed();
-        let mut rng = Rng::new(spec.seed);
         let clients = spec.clients as usize;
-        let mut calls_made = vec![0u32; clients];
-        let mut last_delay = vec![0u32; clients];
         // due[t % len] lists the clients that call at tick t: a ring, as no pause is longer than
         // the cap. Every client starts at tick 0, as in the study, where the writers contend
         // from the same moment.
         let ring = spec.delay_cap_ticks as usize + 2;
         let mut due: Vec<Vec<u32>> = vec![Vec::new(); ring];
         due[0] = (0..spec.clients).collect();
-        let mut waiting = clients;
-        let mut calls_per_tick = Vec::new();
-        let (mut succeeded, mut gave_up) = (0u32, 0u32);
-        let mut callers = Vec::with_capacity(clients);
-        let mut tick = 0usize;
-        while waiting > 0 {
-            std::mem::swap(&mut callers, &mut due[tick % ring]);
-            calls_per_tick.push(callers.len() as u32);
-            waiting -= callers.len();
+        Running {
+            policy,
+            pacing: policy.retry_policy(&spec),
+            calls_allowed: spec.calls_allowed(),
+            rng: Rng::new(spec.seed),
+            calls_made: vec![0; clients],
+            last_delay: vec![0; clients],
+            due,
+            waiting: clients,
+            calls_per_tick: Vec::new(),
+            succeeded: 0,
+            gave_up: 0,
+            callers: Vec::with_capacity(clients),
+            tick: 0,
+            spec,
+        }
+    }
+}
+
+/// A contention run under way: [`Contention::start`], then [`Running::advance`] until it says it
+/// is done, then [`Running::finish`].
+#[derive(Clone, Debug)]
+pub struct Running {
+    policy: Policy,
+    spec: Contention,
+    pacing: RetryPolicy,
+    calls_allowed: u32,
+    rng: Rng,
+    calls_made: Vec<u32>,
+    last_delay: Vec<u32>,
+    due: Vec<Vec<u32>>,
+    /// Clients with a call still to make.
+    waiting: usize,
+    calls_per_tick: Vec<u32>,
+    succeeded: u32,
+    gave_up: u32,
+    /// This tick's callers (a buffer kept between ticks).
+    callers: Vec<u32>,
+    tick: usize,
+}
+
+impl Running {
+    /// Simulates ticks until every client is done or about `work_max` units of work are spent
+    /// (a tick and a call cost one each). Returns true when every client is done.
+    #[must_use]
+    pub fn advance(&mut self, work_max: u64) -> bool {
+        let ring = self.due.len();
+        let mut work = 0u64;
+        while self.waiting > 0 && work < work_max {
+            let tick = self.tick;
+            std::mem::swap(&mut self.callers, &mut self.due[tick % ring]);
+            let callers = &mut self.callers;
+            self.calls_per_tick.push(callers.len() as u32);
+            self.waiting -= callers.len();
+            work += 1 + callers.len() as u64;
             // A partial Fisher-Yates shuffle puts this tick's winners first.
-            let winners = callers.len().min(spec.capacity_per_tick as usize);
+            let winners = callers.len().min(self.spec.capacity_per_tick as usize);
             if callers.len() > winners {
                 for slot in 0..winners {
                     let remaining = (callers.len() - slot) as u32;
-                    let pick = slot + rng.below(remaining) as usize;
+                    let pick = slot + self.rng.below(remaining) as usize;
                     callers.swap(slot, pick);
                 }
             }
-            succeeded += winners as u32;
+            self.succeeded += winners as u32;
             for &client in &callers[..winners] {
-                calls_made[client as usize] += 1;
+                self.calls_made[client as usize] += 1;
             }
             for &client in &callers[winners..] {
                 let index = client as usize;
-                calls_made[index] += 1;
-                if calls_made[index] >= calls_allowed {
-                    gave_up += 1;
+                self.calls_made[index] += 1;
+                if self.calls_made[index] >= self.calls_allowed {
+                    self.gave_up += 1;
                     continue;
                 }
-                let delay = match policy {
+                let delay = match self.policy {
                     Policy::None => 0,
-                    _ => delay_ticks(&pacing, calls_made[index] - 1, last_delay[index], &mut rng),
+                    _ => delay_ticks(
+                        &self.pacing,
+                        self.calls_made[index] - 1,
+                        self.last_delay[index],
+                        &mut self.rng,
+                    ),
                 };
-                last_delay[index] = delay;
-                due[(tick + 1 + delay as usize) % ring].push(client);
-                waiting += 1;
+                self.last_delay[index] = delay;
+                self.due[(tick + 1 + delay as usize) % ring].push(client);
+                self.waiting += 1;
             }
             callers.clear();
-            tick += 1;
+            self.tick += 1;
         }
-        debug_assert_eq!(succeeded + gave_up, spec.clients);
+        self.waiting == 0
+    }
+
+    /// What the policy did. Call once `advance` has returned true.
+    pub fn finish(self) -> PolicyRun {
+        debug_assert_eq!(self.succeeded + self.gave_up, self.spec.clients);
         PolicyRun {
-            policy,
-            calls: calls_made.iter().sum(),
-            completed_tick: calls_per_tick.len().saturating_sub(1) as u32,
-            clustering_permille: clustering_permille(&calls_per_tick),
-            client_calls_max: calls_made.iter().copied().max().unwrap_or(0),
-            calls_per_tick,
-            succeeded,
-            gave_up,
+            policy: self.policy,
+            calls: self.calls_made.iter().sum(),
+            completed_tick: self.calls_per_tick.len().saturating_sub(1) as u32,
+            clustering_permille: clustering_permille(&self.calls_per_tick),
+            client_calls_max: self.calls_made.iter().copied().max().unwrap_or(0),
+            calls_per_tick: self.calls_per_tick,
+            succeeded: self.succeeded,
+            gave_up: self.gave_up,
         }
     }
 }
@@ -322,6 +380,24 @@ mod tests {
         assert_eq!(spec.run_all(), spec.run_all());
         let other = Contention { seed: 43, ..spec };
         assert_ne!(spec.run(Policy::FullJitter), other.run(Policy::FullJitter));
+    }
+
+    #[test]
+    fn a_run_in_slices_is_the_run_in_one_go() {
+        let spec = Contention {
+            clients: 300,
+            seed: 5,
+            ..Contention::default()
+        };
+        for policy in Policy::ALL {
+            let mut running = spec.start(policy);
+            let mut slices = 1;
+            while !running.advance(500) {
+                slices += 1;
+            }
+            assert!(slices > 1, "{policy:?} took more than one slice");
+            assert_eq!(running.finish(), spec.run(policy), "{policy:?}");
+        }
     }
 
     #[test]

@@ -31,7 +31,8 @@ mod workflow;
 mod world;
 
 pub use contention::{
-    clustering_permille, Contention, Policy, PolicyRun, CLIENTS_MAX, CONTENTION_ATTEMPTS_MAX,
+    clustering_permille, Contention, Policy, PolicyRun, Running, CLIENTS_MAX,
+    CONTENTION_ATTEMPTS_MAX,
 };
 pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
 pub use error::ScenarioError;

@@ -184,7 +184,13 @@ fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_rep
                 .scenario
                 .faults
                 .iter()
-                .map(|rule| if rule.nth.is_some() { 1 } else { example.events })
+                .map(|rule| {
+                    if rule.nth.is_some() {
+                        1
+                    } else {
+                        example.events
+                    }
+                })
                 .sum::<u32>();
             assert!(
                 faults <= example.faults + own,

@@ -1,7 +1,8 @@
 //! "Retry policies": the engine's contention model (N clients, C calls a tick, six policies) and
 //! its stacked retry layers, with sliders. Every plot is an SVG the app draws, beside a table
-//! that says the same in text. Moving a slider waits for a pause in the input, then runs one
-//! policy per timer slice, so the page answers keys and the pointer while it recomputes.
+//! that says the same in text. Moving a slider waits for a pause in the input, then runs the
+//! engine in timer slices of a bounded amount of work, so the page answers keys and the pointer
+//! while it recomputes.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -84,29 +85,40 @@ fn now() -> f64 {
         .map_or(0.0, |performance| performance.now())
 }
 
-/// Runs the policy at `index`, then schedules the next one; the last one publishes the results.
+/// Work (ticks plus calls) the engine does in one timer slice: a few milliseconds in wasm.
+const SLICE_WORK: u64 = 40_000;
+
+/// Advances the run of the policy at `index` by one slice, then schedules the next slice; the
+/// last policy's last slice publishes the results.
 fn run_slice(
     spec: Contention,
     index: usize,
+    mut running: lab_engine::Running,
     mut runs: Vec<PolicyRun>,
     spent: f64,
     pending: Rc<RefCell<Option<Timeout>>>,
     publish: UseStateSetter<Computed>,
 ) {
     let started = now();
-    runs.push(spec.run(Policy::ALL[index]));
+    let (next_index, next) = if running.advance(SLICE_WORK) {
+        runs.push(running.finish());
+        let next = Policy::ALL.get(index + 1).map(|&policy| spec.start(policy));
+        (index + 1, next)
+    } else {
+        (index, Some(running))
+    };
     let spent = spent + (now() - started);
-    if index + 1 == Policy::ALL.len() {
+    let Some(running) = next else {
         publish.set(Computed {
             knobs: Some(spec),
             runs,
             milliseconds: spent,
         });
         return;
-    }
+    };
     let next = pending.clone();
     let timeout = Timeout::new(0, move || {
-        run_slice(spec, index + 1, runs, spent, next, publish)
+        run_slice(spec, next_index, running, runs, spent, next, publish)
     });
     *pending.borrow_mut() = Some(timeout);
 }
@@ -425,7 +437,8 @@ pub fn RetriesPage() -> Html {
             let spec = spec.clone();
             let next = pending.clone();
             let timeout = Timeout::new(DEBOUNCE_MILLISECONDS, move || {
-                run_slice(spec, 0, Vec::with_capacity(6), 0.0, next, publish)
+                let running = spec.start(Policy::ALL[0]);
+                run_slice(spec, 0, running, Vec::with_capacity(6), 0.0, next, publish)
             });
             *pending.borrow_mut() = Some(timeout);
             // A newer setting cancels whatever of this one is still to run.
