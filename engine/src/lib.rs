@@ -11,6 +11,7 @@
 //! clock and no IO: time is a tick counter, and the one RNG is a seeded SplitMix64, so the same
 //! scenario gives the same trace, byte for byte, natively and in WebAssembly.
 
+mod contention;
 mod engine;
 mod error;
 mod explore;
@@ -18,6 +19,7 @@ mod fault;
 mod fingerprint;
 mod generate;
 mod invariant;
+mod layers;
 mod provider;
 mod retry;
 mod rng;
@@ -28,6 +30,10 @@ mod trace;
 mod workflow;
 mod world;
 
+pub use contention::{
+    clustering_permille, Contention, Policy, PolicyRun, Running, CLIENTS_MAX,
+    CONTENTION_ATTEMPTS_MAX,
+};
 pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
 pub use error::ScenarioError;
 pub use explore::{
@@ -37,6 +43,7 @@ pub use explore::{
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
 pub use generate::{chance, BatchSpec};
 pub use invariant::{Invariant, Verdict};
+pub use layers::{Stack, StackRun, LAYERS_MAX, LAYER_ATTEMPTS_MAX};
 pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, Rng};

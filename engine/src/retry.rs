@@ -24,12 +24,14 @@ pub fn delay_ticks(policy: &RetryPolicy, retry: u32, previous: u32, rng: &mut Rn
 }
 
 /// How many calls reach the deepest layer when every call fails: each layer makes
-/// `attempts_max` attempts of the layer below.
+/// `attempts_max` attempts of the layer below, or only the outermost one does.
 pub fn deepest_calls_max(policy: &RetryPolicy) -> u32 {
-    policy
-        .attempts_max
-        .max(1)
-        .saturating_pow(policy.layers.clamp(1, 6))
+    let layers = if policy.single_layer {
+        1
+    } else {
+        policy.layers.clamp(1, 6)
+    };
+    policy.attempts_max.max(1).saturating_pow(layers)
 }
 
 #[cfg(test)]

@@ -427,6 +427,10 @@ pub struct RetryPolicy {
     pub deadline_ticks: u32,
     /// Nested retry layers, each making `attempts_max` attempts of the layer below. Default 1.
     pub layers: u32,
+    /// Only the outermost layer retries; the layers inside it make one attempt each and fail
+    /// fast. Default false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub single_layer: bool,
 }
 
 impl Default for RetryPolicy {
@@ -440,6 +444,7 @@ impl Default for RetryPolicy {
             delay_cap_ticks: 64,
             deadline_ticks: 0,
             layers: 1,
+            single_layer: false,
         }
     }
 }

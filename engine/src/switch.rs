@@ -25,6 +25,7 @@ pub enum Switch {
     Resume,
     DedupOnWrite,
     StableKey,
+    SingleLayer,
 }
 
 impl Switch {
@@ -46,6 +47,16 @@ impl Switch {
             Switch::Resume => "Resume from the failed stage with the preserved output",
             Switch::DedupOnWrite => "Deduplicate on write (not on read)",
             Switch::StableKey => "Key from the source's id (not fresh per attempt)",
+            Switch::SingleLayer => "Retry at one layer only (the inner layers fail fast)",
+        }
+    }
+
+    /// Whether flipping the switch can change this scenario's run: retrying at one layer only
+    /// means something only where retry loops are stacked.
+    pub fn applies(self, scenario: &Scenario) -> bool {
+        match self {
+            Switch::SingleLayer => scenario.design.retry.layers > 1,
+            _ => true,
         }
     }
 
@@ -69,6 +80,7 @@ impl Switch {
             Switch::Resume => design.resume,
             Switch::DedupOnWrite => design.dedup_on_write,
             Switch::StableKey => design.key == KeySource::SourceId,
+            Switch::SingleLayer => design.retry.single_layer,
         }
     }
 
@@ -100,6 +112,7 @@ impl Switch {
             Switch::SkipSucceeded => design.skip_succeeded = on,
             Switch::Resume => design.resume = on,
             Switch::DedupOnWrite => design.dedup_on_write = on,
+            Switch::SingleLayer => design.retry.single_layer = on,
             Switch::StableKey => {
                 design.key = if on {
                     KeySource::SourceId
@@ -124,6 +137,7 @@ impl WorkflowKind {
                 S::TrustNotFound,
                 S::ProviderLookup,
                 S::StableKey,
+                S::SingleLayer,
             ],
             WorkflowKind::WriteResult => &[S::Upsert, S::Unique, S::CheckFirst, S::StableKey],
             WorkflowKind::Charge => &[S::Unique, S::StableKey],

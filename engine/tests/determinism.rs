@@ -101,6 +101,7 @@ fn retry_policy() -> impl Strategy<Value = RetryPolicy> {
         0u32..=16,
         0u32..=40,
         1u32..=3,
+        any::<bool>(),
     )
         .prop_map(
             |(
@@ -112,6 +113,7 @@ fn retry_policy() -> impl Strategy<Value = RetryPolicy> {
                 delay_cap_ticks,
                 deadline_ticks,
                 layers,
+                single_layer,
             )| RetryPolicy {
                 attempts_max,
                 eligible,
@@ -121,6 +123,7 @@ fn retry_policy() -> impl Strategy<Value = RetryPolicy> {
                 delay_cap_ticks,
                 deadline_ticks,
                 layers,
+                single_layer,
             },
         )
 }

@@ -6,6 +6,9 @@
 //!   schedule of a scenario (or of each of a lesson's variants) within a budget of injected
 //!   faults and preemptions, and prints the verdicts and the shortest counterexample.
 //! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`), the explorer included.
+//! - `lab retries [...]`: retry policies under contention, or stacked retry layers (`retries.rs`).
+
+mod retries;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,7 +29,15 @@ const USAGE: &str = "usage:
   lab check [DIR]                                   check every lesson in DIR (default: lessons),
                                                     exploring each variant within its budget
   lab generate [--records N] [--workers K] [--workflow W] [--seed S]
-                                                    print a batch scenario (TOML) of N records";
+                                                    print a batch scenario (TOML) of N records
+  lab retries [--clients N] [--capacity C] [--policy P] [--attempts A] [--budget B] [--seed S] [--json]
+                                                    N clients (1 to 10000) contend for C calls a
+                                                    tick under each retry policy (or P only):
+                                                    calls, completion tick, calls per tick
+  lab retries --layers L [--attempts A] [--budget B] [--json]
+                                                    calls that reach the bottom of L retrying
+                                                    layers of A attempts: every layer, one layer,
+                                                    and a retry budget of B shared by the layers";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +45,7 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("generate") => generate(&args[1..]),
         Some("explore") => explore(&args[1..]),
+        Some("retries") => retries::retries(&args[1..], USAGE),
         Some("check") => check(
             args.get(1)
                 .map(PathBuf::from)

@@ -38,26 +38,32 @@ fn fault_label(rule: &FaultRule) -> String {
 pub fn Switches(props: &SwitchesProps) -> Html {
     let scenario = &props.scenario;
     let changed = scenario != &props.original;
-    let design_rows = scenario.workflow.switches().iter().map(|&switch| {
-        let on = switch.get(scenario);
-        let differs = on != switch.get(&props.original);
-        let onchange = {
-            let scenario = scenario.clone();
-            let onchange = props.onchange.clone();
-            Callback::from(move |_: Event| onchange.emit(switch.set(&scenario, !on)))
-        };
-        html! {
-            <li class={classes!(differs.then_some("differs"))}>
-                <label>
-                    <input type="checkbox" role="switch" checked={on} {onchange} />
-                    { " " }{ switch.label() }
-                    if differs {
-                        <span class="changed-note">{ " (changed by you)" }</span>
-                    }
-                </label>
-            </li>
-        }
-    });
+    let applies = |switch: &&lab_engine::Switch| switch.applies(scenario);
+    let design_rows = scenario
+        .workflow
+        .switches()
+        .iter()
+        .filter(applies)
+        .map(|&switch| {
+            let on = switch.get(scenario);
+            let differs = on != switch.get(&props.original);
+            let onchange = {
+                let scenario = scenario.clone();
+                let onchange = props.onchange.clone();
+                Callback::from(move |_: Event| onchange.emit(switch.set(&scenario, !on)))
+            };
+            html! {
+                <li class={classes!(differs.then_some("differs"))}>
+                    <label>
+                        <input type="checkbox" role="switch" checked={on} {onchange} />
+                        { " " }{ switch.label() }
+                        if differs {
+                            <span class="changed-note">{ " (changed by you)" }</span>
+                        }
+                    </label>
+                </li>
+            }
+        });
     let fault_rows = props.faults.iter().map(|rule| {
         let on = scenario.faults.contains(rule);
         let onchange = {

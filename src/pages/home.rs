@@ -74,6 +74,10 @@ pub fn Home() -> Html {
             <p class="meta">{ format!("{} {} · about {} minutes", course.lessons.len(), if course.lessons.len() == 1 { "lesson" } else { "lessons" }, total_minutes) }</p>
             { for resume }
             { for sections }
+            <p class="lab-link">
+                <Link<Route> to={Route::Retries}>{ "Retry policies" }</Link<Route>>
+                { ": a lab beside the course. Many clients contend for one resource under six retry policies, and retry loops stack up in layers." }
+            </p>
             <section class="course-section your-progress" aria-labelledby="your-progress">
                 <h2 id="your-progress">{ "Your progress" }</h2>
                 <p class="meta">{ "Progress is saved in this browser only. Export it to keep a copy or move it to another browser." }</p>

@@ -11,6 +11,9 @@ use crate::world::{JobRow, JobStatus};
 
 use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP};
 
+/// The most retry layers a policy may stack (`design.retry.layers` is validated to 1..=6).
+const LAYERS: usize = 6;
+
 /// Where faults can strike in this workflow. A back-off is the worker waiting: nothing strikes.
 pub(crate) const FAULTS: &[(Action, &[FaultKind])] = &[
     (Action::Receive, AT_RECEIVE),
@@ -177,12 +180,11 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
 /// The retry policy in one comment line.
 fn policy_summary(policy: &crate::scenario::RetryPolicy) -> String {
     use crate::scenario::{Backoff, Jitter};
-    let layers = match policy.layers {
-        1 => String::new(),
-        n => format!(
-            " in each of {n} nested layers (up to {} calls)",
-            crate::retry::deepest_calls_max(policy)
-        ),
+    // Neutral on purpose: what the layers add up to is for the learner to work out.
+    let layers = match (policy.layers, policy.single_layer) {
+        (1, _) => String::new(),
+        (n, false) => format!(" in each of {n} nested layers"),
+        (n, true) => format!(" at the outer of {n} layers, the inner ones fail fast"),
     };
     let backoff = match policy.backoff {
         Backoff::Constant => "constant",
@@ -231,7 +233,11 @@ pub(crate) struct Task {
     receipt: Option<String>,
     /// Submits made in this run.
     attempts: u32,
-    last_delay: u32,
+    /// Attempts each retry layer has made in its current round, innermost first: a layer that
+    /// retries starts every layer inside it afresh, as a real stack of retry loops does.
+    tries: [u32; LAYERS],
+    /// The last pause each layer took (decorrelated jitter grows from it).
+    last_delays: [u32; LAYERS],
     /// A reply or lookup in this run proved the effect.
     evidence: bool,
 }
@@ -244,7 +250,8 @@ impl Task {
             row: None,
             receipt: None,
             attempts: 0,
-            last_delay: 0,
+            tries: [1; LAYERS],
+            last_delays: [0; LAYERS],
             evidence: false,
         }
     }
@@ -266,7 +273,8 @@ impl Flow for Task {
         }
         self.receipt.hash(&mut hasher);
         self.attempts.hash(&mut hasher);
-        self.last_delay.hash(&mut hasher);
+        self.tries.hash(&mut hasher);
+        self.last_delays.hash(&mut hasher);
         self.evidence.hash(&mut hasher);
     }
     fn start(&self) -> &Start {
@@ -565,17 +573,35 @@ impl Task {
             FailureClass::Permission => return Pc::Fail("permission denied".into()),
             _ => {}
         }
-        let budget = retry::deepest_calls_max(policy);
+        // The innermost layer with attempts left retries; with none left, the outermost layer
+        // has given up (its pause is still drawn, so the RNG stream does not depend on it).
+        let layers = if policy.single_layer {
+            1
+        } else {
+            policy.layers.clamp(1, LAYERS as u32) as usize
+        };
+        let retrying_layer = (0..layers).find(|&layer| self.tries[layer] < policy.attempts_max);
+        let layer = retrying_layer.unwrap_or(layers - 1);
         let eligible = policy.eligible.contains(&class);
-        let delay = retry::delay_ticks(policy, self.attempts - 1, self.last_delay, ctx.rng);
+        let delay = retry::delay_ticks(
+            policy,
+            self.tries[layer] - 1,
+            self.last_delays[layer],
+            ctx.rng,
+        );
         let elapsed = ctx
             .world
             .tick
             .saturating_add(delay)
             .saturating_sub(self.start.tick);
         let in_time = policy.deadline_ticks == 0 || elapsed <= policy.deadline_ticks;
-        if eligible && self.attempts < budget && in_time {
-            self.last_delay = delay;
+        if eligible && retrying_layer.is_some() && in_time {
+            self.tries[layer] += 1;
+            self.last_delays[layer] = delay;
+            for inner in 0..layer {
+                self.tries[inner] = 1;
+                self.last_delays[inner] = 0;
+            }
             let line = if class == FailureClass::Temporary {
                 "sleep"
             } else {

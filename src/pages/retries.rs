@@ -1,0 +1,532 @@
+//! "Retry policies": the engine's contention model (N clients, C calls a tick, six policies) and
+//! its stacked retry layers, with sliders. Every plot is an SVG the app draws, beside a table
+//! that says the same in text. Moving a slider waits for a pause in the input, then runs the
+//! engine in timer slices of a bounded amount of work, so the page answers keys and the pointer
+//! while it recomputes.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
+use lab_engine::{Contention, Policy, PolicyRun, Stack, StackRun};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// A recompute starts this long after the last slider move.
+const DEBOUNCE_MILLISECONDS: u32 = 120;
+/// Bins of the calls-per-tick plot.
+const BINS: usize = 120;
+/// Plot sizes, in SVG units.
+const WIDTH: f64 = 640.0;
+const HEIGHT: f64 = 220.0;
+const MARGIN_LEFT: f64 = 56.0;
+const MARGIN_BOTTOM: f64 = 28.0;
+
+/// Everything the sliders set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Knobs {
+    clients: u32,
+    capacity: u32,
+    attempts_max: u32,
+    seed: u32,
+    layers: u32,
+    layer_attempts: u32,
+    retry_budget: u32,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        let contention = Contention::default();
+        let stack = Stack::default();
+        Knobs {
+            clients: contention.clients,
+            capacity: contention.capacity_per_tick,
+            attempts_max: contention.attempts_max,
+            seed: 0,
+            layers: stack.layers,
+            layer_attempts: stack.attempts,
+            retry_budget: stack.retry_budget,
+        }
+    }
+}
+
+impl Knobs {
+    fn contention(&self) -> Contention {
+        Contention {
+            clients: self.clients,
+            capacity_per_tick: self.capacity,
+            attempts_max: self.attempts_max,
+            seed: u64::from(self.seed),
+            ..Contention::default()
+        }
+    }
+
+    fn stack(&self) -> Stack {
+        Stack {
+            layers: self.layers,
+            attempts: self.layer_attempts,
+            retry_budget: self.retry_budget,
+        }
+    }
+}
+
+/// The last finished contention experiment.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Computed {
+    knobs: Option<Contention>,
+    runs: Vec<PolicyRun>,
+    /// Time spent in the engine for all six policies, in milliseconds.
+    milliseconds: f64,
+}
+
+fn now() -> f64 {
+    gloo::utils::window()
+        .performance()
+        .map_or(0.0, |performance| performance.now())
+}
+
+/// Work (ticks plus calls) the engine does in one timer slice: a few milliseconds in wasm.
+const SLICE_WORK: u64 = 40_000;
+
+/// Advances the run of the policy at `index` by one slice, then schedules the next slice; the
+/// last policy's last slice publishes the results.
+fn run_slice(
+    spec: Contention,
+    index: usize,
+    mut running: lab_engine::Running,
+    mut runs: Vec<PolicyRun>,
+    spent: f64,
+    pending: Rc<RefCell<Option<Timeout>>>,
+    publish: UseStateSetter<Computed>,
+) {
+    let started = now();
+    let (next_index, next) = if running.advance(SLICE_WORK) {
+        runs.push(running.finish());
+        let next = Policy::ALL.get(index + 1).map(|&policy| spec.start(policy));
+        (index + 1, next)
+    } else {
+        (index, Some(running))
+    };
+    let spent = spent + (now() - started);
+    let Some(running) = next else {
+        publish.set(Computed {
+            knobs: Some(spec),
+            runs,
+            milliseconds: spent,
+        });
+        return;
+    };
+    let next = pending.clone();
+    let timeout = Timeout::new(0, move || {
+        run_slice(spec, next_index, running, runs, spent, next, publish)
+    });
+    *pending.borrow_mut() = Some(timeout);
+}
+
+/// One labelled slider with its value beside it.
+#[derive(Properties, PartialEq)]
+struct SliderProps {
+    id: AttrValue,
+    label: AttrValue,
+    min: u32,
+    max: u32,
+    value: u32,
+    onchange: Callback<u32>,
+}
+
+#[component]
+fn Slider(props: &SliderProps) -> Html {
+    let onchange = props.onchange.clone();
+    let (min, max) = (props.min, props.max);
+    let oninput = Callback::from(move |event: InputEvent| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        if let Ok(value) = input.value().parse::<u32>() {
+            onchange.emit(value.clamp(min, max));
+        }
+    });
+    html! {
+        <div class="slider">
+            <label for={props.id.clone()}>{ props.label.clone() }</label>
+            <input type="range" id={props.id.clone()} min={min.to_string()} max={max.to_string()}
+                step="1" value={props.value.to_string()} {oninput} />
+            <output for={props.id.clone()}>{ props.value }</output>
+        </div>
+    }
+}
+
+/// A distinct stroke and dash per policy, so the lines differ without colour too.
+fn line_style(policy: Policy) -> (&'static str, &'static str) {
+    match policy {
+        Policy::None => ("#8a8d96", "2 3"),
+        Policy::Constant => ("#b45309", "6 3"),
+        Policy::Exponential => ("#a11d1d", ""),
+        Policy::FullJitter => ("#1d4ed8", ""),
+        Policy::EqualJitter => ("#7c3aed", "8 2 2 2"),
+        Policy::DecorrelatedJitter => ("#0f766e", "4 2"),
+    }
+}
+
+/// Mean calls per tick in `bins` equal spans of ticks 1..=last (tick 0, where every client
+/// calls at once whatever the policy, is left out).
+fn binned(calls_per_tick: &[u32], last: u32, bins: usize) -> Vec<f64> {
+    let width = (f64::from(last) / bins as f64).max(1.0);
+    (0..bins)
+        .map(|bin| {
+            let from = 1 + (bin as f64 * width) as usize;
+            let to = (1 + ((bin + 1) as f64 * width) as usize).min(last as usize + 1);
+            if from >= to {
+                return 0.0;
+            }
+            let sum: u64 = calls_per_tick
+                .iter()
+                .skip(from)
+                .take(to - from)
+                .map(|&calls| u64::from(calls))
+                .sum();
+            sum as f64 / (to - from) as f64
+        })
+        .collect()
+}
+
+/// The ticks the overlay shows: up to the last completion among the jittered policies, which
+/// finish in the same few thousand ticks; the unjittered ones may run far longer.
+fn plotted_ticks(runs: &[PolicyRun]) -> u32 {
+    runs.iter()
+        .filter(|run| {
+            matches!(
+                run.policy,
+                Policy::FullJitter | Policy::EqualJitter | Policy::DecorrelatedJitter
+            )
+        })
+        .map(|run| run.completed_tick)
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+fn calls_per_tick_plot(runs: &[PolicyRun]) -> Html {
+    let last = plotted_ticks(runs);
+    let series: Vec<(Policy, Vec<f64>)> = runs
+        .iter()
+        .map(|run| (run.policy, binned(&run.calls_per_tick, last, BINS)))
+        .collect();
+    let peak = series
+        .iter()
+        .flat_map(|(_, bins)| bins.iter().copied())
+        .fold(1.0, f64::max);
+    let plot_width = WIDTH - MARGIN_LEFT - 8.0;
+    let plot_height = HEIGHT - MARGIN_BOTTOM - 8.0;
+    // A log scale: the waves of 1,000 calls and the jittered trickle of a few both show.
+    let top = (1.0 + peak).log10();
+    let y_of = |mean: f64| 8.0 + plot_height * (1.0 - (1.0 + mean).log10() / top);
+    let grid = [1.0, 10.0, 100.0, 1000.0, 10000.0]
+        .into_iter()
+        .filter(|&calls| calls <= peak)
+        .map(|calls| {
+            let y = y_of(calls);
+            html! {
+                <g class="grid">
+                    <line x1={format!("{MARGIN_LEFT}")} x2={format!("{}", WIDTH - 8.0)} y1={format!("{y:.1}")} y2={format!("{y:.1}")} />
+                    <text x={format!("{}", MARGIN_LEFT - 6.0)} y={format!("{:.1}", y + 4.0)} text-anchor="end">{ format!("{calls}") }</text>
+                </g>
+            }
+        });
+    let lines = series.iter().map(|(policy, bins)| {
+        let points: Vec<String> = bins
+            .iter()
+            .enumerate()
+            .map(|(bin, &mean)| {
+                let x = MARGIN_LEFT + plot_width * (bin as f64 + 0.5) / BINS as f64;
+                let y = y_of(mean);
+                format!("{x:.1},{y:.1}")
+            })
+            .collect();
+        let (stroke, dash) = line_style(*policy);
+        html! {
+            <polyline points={points.join(" ")} fill="none" stroke={stroke}
+                stroke-width="1.6" stroke-dasharray={dash} />
+        }
+    });
+    let legend = runs.iter().enumerate().map(|(index, run)| {
+        let (stroke, dash) = line_style(run.policy);
+        let x = MARGIN_LEFT + 8.0 + (index % 3) as f64 * 190.0;
+        let y = 18.0 + (index / 3) as f64 * 16.0;
+        html! {
+            <g>
+                <line x1={format!("{x}")} x2={format!("{}", x + 24.0)} y1={format!("{y}")} y2={format!("{y}")}
+                    stroke={stroke} stroke-width="2" stroke-dasharray={dash} />
+                <text x={format!("{}", x + 30.0)} y={format!("{}", y + 4.0)}>{ run.policy.label() }</text>
+            </g>
+        }
+    });
+    let axis_y = HEIGHT - MARGIN_BOTTOM;
+    html! {
+        <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-labelledby="calls-plot-title calls-plot-desc">
+            <title id="calls-plot-title">{ "Calls per tick, each policy overlaid" }</title>
+            <desc id="calls-plot-desc">{ format!("Mean calls per tick, on a log scale, in {BINS} spans of ticks 1 to {last}; the table below gives the figures.") }</desc>
+            { for grid }
+            <line x1={format!("{MARGIN_LEFT}")} x2={format!("{}", WIDTH - 8.0)} y1={format!("{axis_y}")} y2={format!("{axis_y}")} stroke="currentColor" />
+            <line x1={format!("{MARGIN_LEFT}")} x2={format!("{MARGIN_LEFT}")} y1="8" y2={format!("{axis_y}")} stroke="currentColor" />
+            <text x={format!("{}", MARGIN_LEFT - 6.0)} y={format!("{axis_y}")} text-anchor="end">{ "0" }</text>
+            <text x={format!("{MARGIN_LEFT}")} y={format!("{}", HEIGHT - 8.0)}>{ "tick 1" }</text>
+            <text x={format!("{}", WIDTH - 8.0)} y={format!("{}", HEIGHT - 8.0)} text-anchor="end">{ format!("tick {last}") }</text>
+            { for lines }
+            { for legend }
+        </svg>
+    }
+}
+
+fn calls_per_tick_table(runs: &[PolicyRun]) -> Html {
+    let rows = runs.iter().map(|run| {
+        let busiest = run
+            .calls_per_tick
+            .iter()
+            .skip(1)
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let later: &[u32] = run.calls_per_tick.get(1..).unwrap_or_default();
+        let busy_ticks = later.iter().filter(|&&calls| calls > 0).count().max(1);
+        let mean = later.iter().map(|&calls| f64::from(calls)).sum::<f64>() / busy_ticks as f64;
+        html! {
+            <tr>
+                <th scope="row">{ run.policy.label() }</th>
+                <td>{ run.calls_per_tick.first().copied().unwrap_or(0) }</td>
+                <td>{ busiest }</td>
+                <td>{ format!("{mean:.1}") }</td>
+                <td>{ format!("{:.1}%", f64::from(run.clustering_permille) / 10.0) }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll">
+            <table class="retries-table">
+                <caption>{ "Calls per tick by policy" }</caption>
+                <thead><tr>
+                    <th scope="col">{ "Policy" }</th>
+                    <th scope="col">{ "Calls at tick 0" }</th>
+                    <th scope="col">{ "Busiest later tick" }</th>
+                    <th scope="col">{ "Mean calls in a later tick with any" }</th>
+                    <th scope="col">{ "Retries in the busiest tenth of ticks" }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Horizontal bars on a log scale, so 500,000 and 500 both show.
+fn log_bars(id: &str, title: &str, values: &[(&'static str, u64)]) -> Html {
+    let row_height = 22.0;
+    let height = row_height * values.len() as f64 + 8.0;
+    let label_width = 150.0;
+    let top = values
+        .iter()
+        .map(|(_, value)| *value)
+        .max()
+        .unwrap_or(1)
+        .max(10) as f64;
+    let scale = (WIDTH - label_width - 80.0) / top.log10();
+    let bars = values.iter().enumerate().map(|(index, (label, value))| {
+        let y = 4.0 + index as f64 * row_height;
+        let length = ((*value).max(1) as f64).log10() * scale + 2.0;
+        html! {
+            <g>
+                <text x={format!("{}", label_width - 6.0)} y={format!("{}", y + 14.0)} text-anchor="end">{ *label }</text>
+                <rect x={format!("{label_width}")} y={format!("{y}")} width={format!("{length:.1}")} height="16" class="bar" />
+                <text x={format!("{:.1}", label_width + length + 4.0)} y={format!("{}", y + 13.0)}>{ value.to_string() }</text>
+            </g>
+        }
+    });
+    html! {
+        <svg viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-labelledby={id.to_string()}>
+            <title id={id.to_string()}>{ format!("{title} (log scale)") }</title>
+            { for bars }
+        </svg>
+    }
+}
+
+fn totals_table(runs: &[PolicyRun]) -> Html {
+    let rows = runs.iter().map(|run| {
+        html! {
+            <tr>
+                <th scope="row">{ run.policy.label() }</th>
+                <td>{ run.calls }</td>
+                <td>{ run.completed_tick }</td>
+                <td>{ run.succeeded }</td>
+                <td>{ run.gave_up }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll">
+            <table class="retries-table">
+                <caption>{ "Total calls and completion by policy" }</caption>
+                <thead><tr>
+                    <th scope="col">{ "Policy" }</th>
+                    <th scope="col">{ "Calls" }</th>
+                    <th scope="col">{ "Completed at tick" }</th>
+                    <th scope="col">{ "Succeeded" }</th>
+                    <th scope="col">{ "Gave up" }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+fn depth_name(depth: usize, layers: usize) -> String {
+    match depth {
+        0 => "Caller".to_string(),
+        depth if depth == layers => "Backend".to_string(),
+        depth => format!("Layer {depth}"),
+    }
+}
+
+fn layers_plot(run: &StackRun) -> Html {
+    let layers = run.layers as usize;
+    let values: Vec<(&'static str, u64)> = [
+        ("Every layer retries", run.bottom_calls),
+        ("One layer retries", run.bottom_calls_single_layer),
+        ("Shared retry budget", run.bottom_calls_with_budget),
+    ]
+    .into_iter()
+    .map(|(label, calls)| (label, u64::from(calls)))
+    .collect();
+    let rows = (0..=layers).map(|depth| {
+        html! {
+            <tr>
+                <th scope="row">{ depth_name(depth, layers) }</th>
+                <td>{ run.calls_by_depth[depth] }</td>
+                <td>{ run.calls_by_depth_single_layer[depth] }</td>
+                <td>{ run.calls_by_depth_with_budget[depth] }</td>
+            </tr>
+        }
+    });
+    html! {
+        <>
+            <figure class="retries-figure">
+                { log_bars("layers-plot-title", "Calls that reach the backend", &values) }
+                <figcaption>{ "Calls that reach the backend for one call from the caller, on a log scale." }</figcaption>
+            </figure>
+            <div class="table-scroll">
+                <table class="retries-table">
+                    <caption>{ "Calls reaching each layer" }</caption>
+                    <thead><tr>
+                        <th scope="col">{ "Depth" }</th>
+                        <th scope="col">{ "Every layer retries" }</th>
+                        <th scope="col">{ "One layer retries" }</th>
+                        <th scope="col">{ format!("Shared budget of {} retries", run.retry_budget) }</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+        </>
+    }
+}
+
+#[component]
+pub fn RetriesPage() -> Html {
+    let knobs = use_state(Knobs::default);
+    let computed = use_state(Computed::default);
+    let pending = use_mut_ref(|| None::<Timeout>);
+    {
+        let publish = computed.setter();
+        let pending = pending.clone();
+        use_effect_with(knobs.contention(), move |spec| {
+            let spec = spec.clone();
+            let next = pending.clone();
+            let timeout = Timeout::new(DEBOUNCE_MILLISECONDS, move || {
+                let running = spec.start(Policy::ALL[0]);
+                run_slice(spec, 0, running, Vec::with_capacity(6), 0.0, next, publish)
+            });
+            *pending.borrow_mut() = Some(timeout);
+            // A newer setting cancels whatever of this one is still to run.
+            move || drop(pending.borrow_mut().take())
+        });
+    }
+    let stack = use_memo(knobs.stack(), |stack| stack.run());
+    let set = |apply: fn(&mut Knobs, u32)| {
+        let knobs = knobs.clone();
+        Callback::from(move |value: u32| {
+            let mut changed = *knobs;
+            apply(&mut changed, value);
+            knobs.set(changed);
+        })
+    };
+    let current = knobs.contention();
+    let busy = computed.knobs.as_ref() != Some(&current);
+    let status = match (&computed.knobs, busy) {
+        (None, _) => "Computing…".to_string(),
+        (Some(_), true) => "Recomputing for the new settings…".to_string(),
+        (Some(spec), false) => format!(
+            "{} clients, {} per tick, seed {}: all six policies computed in {:.0} ms.",
+            spec.clients, spec.capacity_per_tick, spec.seed, computed.milliseconds
+        ),
+    };
+    let runs = &computed.runs;
+    let bars: Vec<(&'static str, u64)> = runs
+        .iter()
+        .map(|run| (run.policy.label(), u64::from(run.calls)))
+        .collect();
+    let ticks: Vec<(&'static str, u64)> = runs
+        .iter()
+        .map(|run| (run.policy.label(), u64::from(run.completed_tick)))
+        .collect();
+    html! {
+        <main id="main" tabindex="-1" class="page retries">
+            <h1>{ "Retry policies" }</h1>
+            <p class="lead">
+                { "Many clients each make one write to the same resource. It takes a few calls per tick; the rest conflict and fail with a temporary error, and every loser retries under its policy. Which policy gets everyone through with the least work? Further down, retry loops stacked in layers multiply the calls that reach the bottom." }
+            </p>
+            <section aria-labelledby="contention-heading">
+                <h2 id="contention-heading">{ "Clients contending for one resource" }</h2>
+                <div class="sliders">
+                    <Slider id="clients" label="Clients" min={1} max={1000} value={knobs.clients}
+                        onchange={set(|knobs, value| knobs.clients = value)} />
+                    <Slider id="capacity" label="Capacity (calls a tick)" min={1} max={50} value={knobs.capacity}
+                        onchange={set(|knobs, value| knobs.capacity = value)} />
+                    <Slider id="attempts-max" label="Max attempts per client" min={1} max={1000} value={knobs.attempts_max}
+                        onchange={set(|knobs, value| knobs.attempts_max = value)} />
+                    <Slider id="seed" label="Seed" min={0} max={99} value={knobs.seed}
+                        onchange={set(|knobs, value| knobs.seed = value)} />
+                </div>
+                <p class="meta" role="status">{ status }</p>
+                <p class="meta">
+                    { "Pauses start at 10 ticks and are capped at 1,000; one tick is the window in which two writes conflict. Full jitter draws a pause from 0 to the doubled ceiling; equal jitter keeps half of it and draws the rest; decorrelated jitter draws from the base to three times the last pause." }
+                </p>
+                if !runs.is_empty() {
+                    <figure class="retries-figure">
+                        { calls_per_tick_plot(runs) }
+                        <figcaption>{ "Without jitter, the losers come back together, wave after wave; jitter spreads them out. The table says the same in figures." }</figcaption>
+                    </figure>
+                    { calls_per_tick_table(runs) }
+                    <figure class="retries-figure">
+                        { log_bars("calls-bars-title", "Total calls by policy", &bars) }
+                        <figcaption>{ "Total calls by policy, on a log scale: the work each policy made the resource do." }</figcaption>
+                    </figure>
+                    <figure class="retries-figure">
+                        { log_bars("ticks-bars-title", "Tick at which the last client finished", &ticks) }
+                        <figcaption>{ "The tick at which the last client finished, on a log scale." }</figcaption>
+                    </figure>
+                    { totals_table(runs) }
+                }
+            </section>
+            <section aria-labelledby="layers-heading">
+                <h2 id="layers-heading">{ "Retry loops stacked in layers" }</h2>
+                <p>
+                    { "A call passes down through layers to a backend that fails every time. When every layer retries, the attempts multiply: three layers of three make 27 calls at the bottom. Retrying at one layer only, or drawing every retry from one budget for the whole operation, keeps the count near what one layer promised." }
+                </p>
+                <div class="sliders">
+                    <Slider id="layers" label="Layers" min={1} max={lab_engine::LAYERS_MAX} value={knobs.layers}
+                        onchange={set(|knobs, value| knobs.layers = value)} />
+                    <Slider id="layer-attempts" label="Attempts per layer" min={1} max={lab_engine::LAYER_ATTEMPTS_MAX} value={knobs.layer_attempts}
+                        onchange={set(|knobs, value| knobs.layer_attempts = value)} />
+                    <Slider id="retry-budget" label="Retry budget per operation" min={0} max={50} value={knobs.retry_budget}
+                        onchange={set(|knobs, value| knobs.retry_budget = value)} />
+                </div>
+                { layers_plot(&stack) }
+            </section>
+        </main>
+    }
+}

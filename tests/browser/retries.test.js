@@ -1,0 +1,127 @@
+// The "Retry policies" page: sliders moved by keyboard, tables read by role and name, and every
+// figure compared with what the native engine gives the same settings (`lab retries --json`),
+// never with hand-typed numbers. It also measures one recompute at 1,000 clients in wasm, and
+// the longest task the page ran meanwhile (a frozen page would show one long task).
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+
+import { ROOT, assertNoErrors, newPage, open, screenshot, useSite } from './support.js';
+
+/** Runs `lab retries ARGS --json`: the built binary when LAB_BIN names it, else through cargo. */
+function native(args) {
+  const [command, prefix] = process.env.LAB_BIN
+    ? [process.env.LAB_BIN, []]
+    : ['cargo', ['run', '-q', '-p', 'lab', '--']];
+  const out = execFileSync(command, [...prefix, 'retries', ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return out.trim().split('\n').map((line) => JSON.parse(line));
+}
+
+/** The page's label for each policy, by its JSON name. */
+const LABELS = {
+  none: 'No backoff',
+  constant: 'Constant',
+  exponential: 'Exponential',
+  full_jitter: 'Full jitter',
+  equal_jitter: 'Equal jitter',
+  decorrelated_jitter: 'Decorrelated jitter',
+};
+
+/** The totals table as { label: [calls, completed, succeeded, gave up] }. */
+async function readTotals(page) {
+  const table = page.getByRole('table', { name: 'Total calls and completion by policy' });
+  const rows = {};
+  for (const label of Object.values(LABELS)) {
+    const row = table.getByRole('row', { name: new RegExp(`^${label} `) });
+    rows[label] = (await row.getByRole('cell').allTextContents()).map(Number);
+  }
+  return rows;
+}
+
+/** Waits until the status says the page computed these settings. */
+async function computed(page, clients, seed) {
+  const status = page.getByRole('status').filter({ hasText: `${clients} clients, 1 per tick, seed ${seed}: all six policies computed in` });
+  await status.waitFor({ timeout: 120_000 });
+  return Number((await status.textContent()).match(/computed in (\d+) ms/)[1]);
+}
+
+function assertSameAsNative(totals, runs, where) {
+  for (const run of runs) {
+    assert.deepEqual(
+      totals[LABELS[run.policy]],
+      [run.calls, run.completed_tick, run.succeeded, run.gave_up],
+      `${where}: ${run.policy} as natively`,
+    );
+  }
+}
+
+describe('retry policies page', () => {
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  it('the course map links to it', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/`);
+    await page.getByRole('link', { name: 'Retry policies' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Retry policies' }).waitFor();
+    assertNoErrors(errors, 'the course map');
+    await close();
+  });
+
+  it('sliders move by keyboard and the tables follow the engine', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await page.addInitScript(() => {
+      window.longestTask = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await open(page, `${origin}/#/retries`);
+    await page.getByRole('heading', { level: 1, name: 'Retry policies' }).waitFor();
+    await computed(page, 100, 0);
+    assertSameAsNative(await readTotals(page), native(['--clients', '100', '--seed', '0']), '100 clients');
+    const plot = page.getByRole('img', { name: 'Calls per tick, each policy overlaid' });
+    assert.equal(await plot.locator('polyline').count(), 6, 'one line per policy');
+
+    // The seed slider, one step right by keyboard.
+    const seed = page.getByRole('slider', { name: 'Seed' });
+    await seed.focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await seed.inputValue(), '1');
+    await computed(page, 100, 1);
+    assertSameAsNative(await readTotals(page), native(['--clients', '100', '--seed', '1']), 'seed 1');
+
+    // The clients slider to its end: 1,000 clients. Measure the recompute and the longest task.
+    await page.evaluate(() => { window.longestTask = 0; });
+    const clients = page.getByRole('slider', { name: 'Clients' });
+    await clients.focus();
+    await page.keyboard.press('End');
+    assert.equal(await clients.inputValue(), '1000');
+    const milliseconds = await computed(page, 1000, 1);
+    const longest = await page.evaluate(() => window.longestTask);
+    console.log(`# 1,000 clients: six policies in ${milliseconds} ms of wasm; longest task ${Math.round(longest)} ms`);
+    const totals = await readTotals(page);
+    assertSameAsNative(totals, native(['--clients', '1000', '--seed', '1']), '1,000 clients');
+    assert.ok(totals['Full jitter'][0] < totals.Exponential[0], 'full jitter does less work than exponential');
+
+    // Stacked layers: one more layer of three attempts is 3^4 at the backend.
+    const layers = page.getByRole('slider', { name: 'Layers' });
+    await layers.focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await layers.inputValue(), '4');
+    const stack = native(['--layers', '4', '--attempts', '3', '--budget', '2'])[0];
+    const table = page.getByRole('table', { name: 'Calls reaching each layer' });
+    const backend = table.getByRole('row', { name: /^Backend / });
+    assert.deepEqual(
+      (await backend.getByRole('cell').allTextContents()).map(Number),
+      [stack.bottom_calls, stack.bottom_calls_single_layer, stack.bottom_calls_with_budget],
+    );
+    assert.equal(stack.bottom_calls, 81);
+    await page.getByRole('img', { name: 'Calls that reach the backend (log scale)' }).waitFor();
+    await screenshot(page, 'retries');
+    assertNoErrors(errors, 'the retry policies page');
+    await close();
+  });
+});
