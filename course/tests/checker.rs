@@ -41,7 +41,7 @@ fn the_unedited_lesson_passes() {
 fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
     let dir = course_with("try", |text| {
         text.replace(
-            "try = { switch = \"provider_dedup\", on = true, expect = \"holds\" }",
+            "try = { switch = \"reconcile\", on = true, expect = \"holds\" }",
             "try = { switch = \"trust_not_found\", on = false, expect = \"holds\" }",
         )
     });
@@ -64,8 +64,8 @@ fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
 fn an_unsafe_design_that_does_not_break_is_an_error() {
     let dir = course_with("unsafe", |text| {
         text.replace(
-            "provider = { dedup = false }",
-            "provider = { dedup = true }",
+            "scenario = { design = { reconcile = false }, provider = { dedup = false } }",
+            "scenario = { design = { reconcile = false }, provider = { dedup = true } }",
         )
     });
     let found = errors(&dir);
@@ -78,7 +78,7 @@ fn an_unsafe_design_that_does_not_break_is_an_error() {
     assert!(
         found
             .iter()
-            .any(|error| error.contains("expected provider_records = 2, but the run gives 1")),
+            .any(|error| error.contains("expected provider_records = 3, but the run gives 2")),
         "{found:?}"
     );
 }
@@ -133,8 +133,8 @@ fn a_fault_the_workflow_does_not_declare_is_an_error_at_each_variant_line() {
 fn an_unsafe_link_or_image_is_an_error_at_its_line() {
     let dir = course_with("links", |text| {
         text.replacen(
-            "`OP-001`. Before calling out,",
-            "`OP-001`. Before [calling](&#106;ava&#x09;script:alert(1)) out,\n![a chart](https://example.org/chart.png)",
+            "(`OP-002`). Before calling out,",
+            "(`OP-002`). Before [calling](&#106;ava&#x09;script:alert(1)) out,\n![a chart](https://example.org/chart.png)",
             1,
         )
     });

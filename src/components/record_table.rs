@@ -26,7 +26,6 @@ pub fn status_label(status: Option<JobStatus>) -> (&'static str, &'static str) {
     match status {
         None => ("–", "no row"),
         Some(JobStatus::Pending) => ("◷", "pending"),
-        Some(JobStatus::Unknown) => ("?", "unknown"),
         Some(JobStatus::Verified) => ("✓", "verified"),
         Some(JobStatus::Failed) => ("✗", "failed"),
         Some(JobStatus::NeedsReview) => ("⚑", "needs review"),
