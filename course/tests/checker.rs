@@ -86,7 +86,7 @@ fn an_unsafe_design_that_does_not_break_is_an_error() {
 #[test]
 fn a_typo_is_reported_with_line_and_column() {
     let dir = course_with("typo", |text| {
-        text.replacen("minutes = 8", "minuets = 8", 1)
+        text.replacen("minutes = 10", "minuets = 10", 1)
     });
     let found = errors(&dir);
     assert!(
@@ -169,6 +169,51 @@ fn a_lesson_file_that_no_section_lists_is_an_error() {
             .iter()
             .any(|error| error.contains("course.toml")
                 && error.contains("is not listed in any section")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_duplicate_lesson_id_is_an_error_where_the_second_id_is_written() {
+    let dir = course_with("duplicate-id", |text| text);
+    let copy = fs::read_to_string(dir.join("01-lost-reply.toml")).unwrap();
+    // The id's value starts at column 6 of line 1 (`id = "lost-reply"`).
+    fs::write(dir.join("99-copy.toml"), copy).unwrap();
+    let found = errors(&dir);
+    assert!(
+        found.iter().any(|error| error.contains(
+            "99-copy.toml:1:6: lesson id \"lost-reply\" is also used by 01-lost-reply.toml"
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_late_prerequisite_is_an_error_where_it_is_written() {
+    let dir = course_with("prerequisite", |text| {
+        text.replacen(
+            "prerequisites = []",
+            "prerequisites = [\n  \"lost-reply\",\n  \"naive-retry\",\n]",
+            1,
+        )
+    });
+    let found = errors(&dir);
+    let text = fs::read_to_string(dir.join("01-lost-reply.toml")).unwrap();
+    let line = |needle: &str| text.lines().position(|line| line.contains(needle)).unwrap() + 1;
+    // Both are reported, each at its own line: a lesson cannot require itself, nor a later one.
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].contains(&format!(
+            "01-lost-reply.toml:{}:3: prerequisite \"lost-reply\"",
+            line("  \"lost-reply\",")
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found[1].contains(&format!(
+            "01-lost-reply.toml:{}:3: prerequisite \"naive-retry\"",
+            line("\"naive-retry\"")
+        )),
         "{found:?}"
     );
 }
