@@ -44,11 +44,11 @@ describe('the lost-reply lesson, step by step', () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, LESSON));
     await waitForStep(page, 1, total);
-    const states = [await readLessonState(page)];
+    const states = [await readLessonState(page, OP)];
     for (let step = 2; step <= total; step += 1) {
       await stepper(page).next.click();
       await waitForStep(page, step, total);
-      states.push(await readLessonState(page));
+      states.push(await readLessonState(page, OP));
     }
     assertNoErrors(errors);
     await close();
@@ -110,7 +110,7 @@ describe('the lost-reply lesson, step by step', () => {
       }
       const where = `step ${frame.step} (design ${frame.variant + 1}, event ${frame.cursor})`;
       // Reading the DOM and taking the picture do not disturb each other: do both at once.
-      const [state] = await Promise.all([readLessonState(page), screenshot(page, `lost-reply-step-${pad(frame.step)}`)]);
+      const [state] = await Promise.all([readLessonState(page, OP), screenshot(page, `lost-reply-step-${pad(frame.step)}`)]);
       seen.push(state);
 
       // The Records table: value, "(changed)" mark and duplicate warning of every cell.
@@ -199,7 +199,7 @@ describe('the lost-reply lesson, step by step', () => {
 
     /** At step `step`: Back shows the step before as the engine has it, Next shows `step` again. */
     const backAndForth = async (step) => {
-      const here = await readLessonState(page);
+      const here = await readLessonState(page, OP);
       await back.click();
       await waitForStep(page, step - 1, total);
       const row = await readRecordRow(page, OP);
@@ -209,7 +209,7 @@ describe('the lost-reply lesson, step by step', () => {
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/${step - 1}`);
       await next.click();
       await waitForStep(page, step, total);
-      assert.deepEqual(await readLessonState(page), here, `Back then Next at step ${step} shows step ${step} again`);
+      assert.deepEqual(await readLessonState(page, OP), here, `Back then Next at step ${step} shows step ${step} again`);
     };
     /** Steps forward with Next to `to`, checking Back/Next at each of `checks` on the way. */
     const walk = async (from, to, checks) => {
@@ -222,7 +222,7 @@ describe('the lost-reply lesson, step by step', () => {
 
     await open(page, lessonUrl(origin, LESSON));
     await waitForStep(page, 1, total);
-    const first = await readLessonState(page);
+    const first = await readLessonState(page, OP);
     await walk(1, duplicate, [2, lostBlind, duplicate]);
     // Further on, start from a deep link (the deep-link test shows they equal stepping there).
     await open(page, lessonUrl(origin, LESSON, designTwo - 1));
@@ -236,7 +236,7 @@ describe('the lost-reply lesson, step by step', () => {
     await restart.click();
     await waitForStep(page, 1, total);
     assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/1`);
-    assert.deepEqual(await readLessonState(page), first, 'Restart shows the state of step 1');
+    assert.deepEqual(await readLessonState(page, OP), first, 'Restart shows the state of step 1');
     assert.ok(await back.isDisabled(), 'Back is disabled after Restart');
     assert.ok(await restart.isDisabled(), 'Restart is disabled after Restart');
     await screenshot(page, 'lost-reply-after-restart');
@@ -257,7 +257,7 @@ describe('the lost-reply lesson, step by step', () => {
       const { page, errors, close } = await newPage(browser);
       await open(page, lessonUrl(origin, LESSON, step));
       await waitForStep(page, step, total);
-      assert.deepEqual(await readLessonState(page), stepped[step - 1], `the deep link to step ${step}`);
+      assert.deepEqual(await readLessonState(page, OP), stepped[step - 1], `the deep link to step ${step}`);
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/${step}`, 'the deep link stays as it was');
       assert.equal(await page.getByRole('status').filter({ hasText: 'does not have' }).count(), 0, 'no notice');
       await screenshot(page, `lost-reply-deep-link-${pad(step)}`);

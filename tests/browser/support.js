@@ -249,13 +249,13 @@ export async function readInvariants(page) {
   });
 }
 
-/** Everything a learner sees change from step to step, for comparing two visits of one step. */
-export async function readLessonState(page) {
+/** Everything a learner sees change from step to step (the Records row of `op`), for comparing two visits of one step. */
+export async function readLessonState(page, op = 'OP-001') {
   const { count } = stepper(page);
   const lab = page.getByRole('region', { name: 'Lab' });
   const [step, records, invariants, event, narrative, design] = await Promise.all([
     count.textContent(),
-    readRecordRow(page, 'OP-001'),
+    readRecordRow(page, op),
     readInvariants(page),
     page.getByRole('region', { name: 'What just happened' }).evaluateAll(spokenText),
     page
