@@ -217,3 +217,35 @@ fn a_late_prerequisite_is_an_error_where_it_is_written() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_try_it_whose_changed_run_ends_before_its_step_is_an_error() {
+    // Lesson 17's first design, with the key fixed at its last event: the fixed run is shorter,
+    // so the lab could not stay at the step's event and the task would vanish.
+    let dir = std::env::temp_dir().join(format!("lab-checker-short-try-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let manifest =
+        "format = 1\ntitle = \"t\"\n[[sections]]\ntitle = \"s\"\nlessons = [\"review\"]\n";
+    fs::write(dir.join("course.toml"), manifest).unwrap();
+    let lesson = fs::read_to_string(lessons_dir().join("17-review.toml")).unwrap();
+    let prerequisites = lesson
+        .lines()
+        .find(|line| line.starts_with("prerequisites = "))
+        .unwrap();
+    let edited = lesson
+        .replacen(prerequisites, "prerequisites = []", 1)
+        .replacen(
+            "at = \"end\"\ntext = \"\"\"\nThree faults",
+            "at = \"end\"\ntry = { switch = \"stable_key\", on = true, expect = \"holds\" }\ntext = \"\"\"\nThree faults",
+            1,
+        );
+    assert_ne!(edited, lesson, "the edit applies");
+    fs::write(dir.join("17-review.toml"), edited).unwrap();
+    let found = errors(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("the task would vanish when flipped"),
+        "{found:?}"
+    );
+}

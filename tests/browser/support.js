@@ -274,6 +274,21 @@ export async function readLessonState(page, op = 'OP-001') {
 // ---------------------------------------------------------------------------------------------
 // Expected states, from the course files and the engine.
 
+/** The lesson file whose `id` is this one. */
+export function lessonFile(id) {
+  const dir = path.join(ROOT, 'lessons');
+  const file = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.toml') && name !== 'course.toml')
+    .find((name) => {
+      // Only the top-level id names the lesson: the part before the first [table].
+      const head = fs.readFileSync(path.join(dir, name), 'utf8').split(/^\[/m)[0];
+      return new RegExp(`^id\\s*=\\s*"${id}"`, 'm').test(head);
+    });
+  assert.ok(file, `a lesson file has id "${id}"`);
+  return path.join('lessons', file);
+}
+
 /** The lesson ids of lessons/course.toml, in order (every `lessons = [...]` of its sections). */
 export function courseLessonIds() {
   const toml = fs.readFileSync(path.join(ROOT, 'lessons', 'course.toml'), 'utf8').replace(/#.*$/gm, '');

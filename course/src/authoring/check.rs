@@ -271,7 +271,7 @@ pub(crate) fn compile_steps(
                     }
                 }
                 if let Some(try_it) = &step.try_it {
-                    if let Err(message) = check_try(try_it.get_ref(), &variants[variant]) {
+                    if let Err(message) = check_try(try_it.get_ref(), &variants[variant], cursor) {
                         let message = format!("step \"{}\": try: {message}", step.title);
                         errors.push(at(path, text, try_it.span().start, message));
                     }
@@ -371,7 +371,9 @@ fn compile_questions(
 }
 
 /// A "try it" must name a switch of this workflow, change something, and do what it promises.
-fn check_try(try_it: &TryIt, variant: &Variant) -> Result<(), String> {
+/// The lab stays at the step's event when the learner flips the switch, so the changed run must
+/// still reach it (`cursor`, after that many events).
+fn check_try(try_it: &TryIt, variant: &Variant, cursor: u32) -> Result<(), String> {
     let scenario = &variant.scenario;
     let switches = scenario.workflow.switches();
     if !switches.contains(&try_it.switch) {
@@ -393,6 +395,12 @@ fn check_try(try_it: &TryIt, variant: &Variant) -> Result<(), String> {
     let changed = try_it.switch.set(scenario, try_it.on);
     let trace = Engine::run(changed)
         .map_err(|error| format!("the changed scenario does not run: {error}"))?;
+    let events = trace.events.len();
+    if events < cursor as usize {
+        return Err(format!(
+            "the changed run has {events} events, and this step is after event {cursor}: the lab cannot stay at the step's event, and the task would vanish when flipped; put the task on an earlier step"
+        ));
+    }
     let breaks = trace.first_broken().is_some();
     match (try_it.expect, breaks) {
         (TryExpect::Holds, true) => {
