@@ -16,6 +16,17 @@ fn main() {
     println!("cargo::rerun-if-changed={}", lessons.display());
     match lab_course::authoring::load(&lessons) {
         Ok(loaded) => {
+            // A warning does not stop the build (a lesson's declared minutes are off, say).
+            for warning in &loaded.warnings {
+                let relative = warning.file.strip_prefix(&root).unwrap_or(&warning.file);
+                println!(
+                    "cargo::warning={}:{}:{}: {}",
+                    relative.display(),
+                    warning.line,
+                    warning.column,
+                    warning.message
+                );
+            }
             let json = serde_json::to_string(&loaded.course).expect("the course serializes");
             let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
                 .join("course.json");

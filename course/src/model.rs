@@ -112,7 +112,7 @@ pub struct Expect {
     pub provider_records: Option<u32>,
     /// Rows in the results table at the end.
     pub table_rows: Option<u32>,
-    /// External effects at the end, by sink ("email", "notification", "webhook", "charge").
+    /// External effects at the end, by sink ("email", "notification", "charge").
     pub effects: BTreeMap<String, u32>,
     /// Calls that reached the model.
     pub model_calls: Option<u32>,

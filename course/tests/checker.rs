@@ -41,7 +41,7 @@ fn the_unedited_lesson_passes() {
 fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
     let dir = course_with("try", |text| {
         text.replace(
-            "try = { switch = \"provider_dedup\", on = true, expect = \"holds\" }",
+            "try = { switch = \"reconcile\", on = true, expect = \"holds\" }",
             "try = { switch = \"trust_not_found\", on = false, expect = \"holds\" }",
         )
     });
@@ -64,8 +64,8 @@ fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
 fn an_unsafe_design_that_does_not_break_is_an_error() {
     let dir = course_with("unsafe", |text| {
         text.replace(
-            "provider = { dedup = false }",
-            "provider = { dedup = true }",
+            "scenario = { design = { reconcile = false }, provider = { dedup = false } }",
+            "scenario = { design = { reconcile = false }, provider = { dedup = true } }",
         )
     });
     let found = errors(&dir);
@@ -78,7 +78,7 @@ fn an_unsafe_design_that_does_not_break_is_an_error() {
     assert!(
         found
             .iter()
-            .any(|error| error.contains("expected provider_records = 2, but the run gives 1")),
+            .any(|error| error.contains("expected provider_records = 3, but the run gives 2")),
         "{found:?}"
     );
 }
@@ -86,7 +86,7 @@ fn an_unsafe_design_that_does_not_break_is_an_error() {
 #[test]
 fn a_typo_is_reported_with_line_and_column() {
     let dir = course_with("typo", |text| {
-        text.replacen("minutes = 8", "minuets = 8", 1)
+        text.replacen("minutes = 10", "minuets = 10", 1)
     });
     let found = errors(&dir);
     assert!(
@@ -133,8 +133,8 @@ fn a_fault_the_workflow_does_not_declare_is_an_error_at_each_variant_line() {
 fn an_unsafe_link_or_image_is_an_error_at_its_line() {
     let dir = course_with("links", |text| {
         text.replacen(
-            "`OP-001`. Before calling out,",
-            "`OP-001`. Before [calling](&#106;ava&#x09;script:alert(1)) out,\n![a chart](https://example.org/chart.png)",
+            "(`OP-002`). Before calling out,",
+            "(`OP-002`). Before [calling](&#106;ava&#x09;script:alert(1)) out,\n![a chart](https://example.org/chart.png)",
             1,
         )
     });
@@ -169,6 +169,83 @@ fn a_lesson_file_that_no_section_lists_is_an_error() {
             .iter()
             .any(|error| error.contains("course.toml")
                 && error.contains("is not listed in any section")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_duplicate_lesson_id_is_an_error_where_the_second_id_is_written() {
+    let dir = course_with("duplicate-id", |text| text);
+    let copy = fs::read_to_string(dir.join("01-lost-reply.toml")).unwrap();
+    // The id's value starts at column 6 of line 1 (`id = "lost-reply"`).
+    fs::write(dir.join("99-copy.toml"), copy).unwrap();
+    let found = errors(&dir);
+    assert!(
+        found.iter().any(|error| error.contains(
+            "99-copy.toml:1:6: lesson id \"lost-reply\" is also used by 01-lost-reply.toml"
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_late_prerequisite_is_an_error_where_it_is_written() {
+    let dir = course_with("prerequisite", |text| {
+        text.replacen(
+            "prerequisites = []",
+            "prerequisites = [\n  \"lost-reply\",\n  \"naive-retry\",\n]",
+            1,
+        )
+    });
+    let found = errors(&dir);
+    let text = fs::read_to_string(dir.join("01-lost-reply.toml")).unwrap();
+    let line = |needle: &str| text.lines().position(|line| line.contains(needle)).unwrap() + 1;
+    // Both are reported, each at its own line: a lesson cannot require itself, nor a later one.
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].contains(&format!(
+            "01-lost-reply.toml:{}:3: prerequisite \"lost-reply\"",
+            line("  \"lost-reply\",")
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found[1].contains(&format!(
+            "01-lost-reply.toml:{}:3: prerequisite \"naive-retry\"",
+            line("\"naive-retry\"")
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_try_it_whose_changed_run_ends_before_its_step_is_an_error() {
+    // Lesson 17's first design, with the key fixed at its last event: the fixed run is shorter,
+    // so the lab could not stay at the step's event and the task would vanish.
+    let dir = std::env::temp_dir().join(format!("lab-checker-short-try-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let manifest =
+        "format = 1\ntitle = \"t\"\n[[sections]]\ntitle = \"s\"\nlessons = [\"review\"]\n";
+    fs::write(dir.join("course.toml"), manifest).unwrap();
+    let lesson = fs::read_to_string(lessons_dir().join("17-review.toml")).unwrap();
+    let prerequisites = lesson
+        .lines()
+        .find(|line| line.starts_with("prerequisites = "))
+        .unwrap();
+    let edited = lesson
+        .replacen(prerequisites, "prerequisites = []", 1)
+        .replacen(
+            "at = \"end\"\ntext = \"\"\"\nThree faults",
+            "at = \"end\"\ntry = { switch = \"stable_key\", on = true, expect = \"holds\" }\ntext = \"\"\"\nThree faults",
+            1,
+        );
+    assert_ne!(edited, lesson, "the edit applies");
+    fs::write(dir.join("17-review.toml"), edited).unwrap();
+    let found = errors(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("the task would vanish when flipped"),
         "{found:?}"
     );
 }

@@ -64,7 +64,7 @@ pub enum Outcome {
     SubmitReplyLost,
     /// "no answer in time: timeout (the request is still in flight)".
     SubmitTimeout,
-    /// "503 busy: nothing happened, a temporary failure".
+    /// "503 busy: refused before any effect, by the provider's documentation".
     SubmitBusy,
     /// "400 invalid input: repeating it cannot help".
     SubmitInvalid,
@@ -412,7 +412,8 @@ impl Outcome {
             Outcome::SubmitTimeout => {
                 out.write_str("no answer in time: timeout (the request is still in flight)")
             }
-            Outcome::SubmitBusy => out.write_str("503 busy: nothing happened, a temporary failure"),
+            Outcome::SubmitBusy => out
+                .write_str("503 busy: refused before any effect, by the provider's documentation"),
             Outcome::SubmitInvalid => out.write_str("400 invalid input: repeating it cannot help"),
             Outcome::SubmitForbidden => {
                 out.write_str("403 forbidden: a person must fix the credential")

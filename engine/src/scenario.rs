@@ -475,7 +475,9 @@ pub enum FailureClass {
     InvalidInput,
     /// The credential lacks permission. Response: fail, a person changes access.
     Permission,
-    /// Busy or dropped before any effect. Response: retry with backoff, within bounds.
+    /// Refused before any effect, by the service's own documentation (503 busy, 429). Response:
+    /// retry with backoff, within bounds. A dropped connection or a timeout is not this class: the
+    /// effect may have happened, so it is `UnknownCompletion`.
     Temporary,
     /// The effect may have happened. Response: reconcile by lookup before any resubmit.
     UnknownCompletion,

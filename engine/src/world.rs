@@ -26,7 +26,7 @@ pub struct World {
     /// `completed_operations`: keys marked done by the idempotency tracker, each with the logical
     /// operation that marked it first (the checker's knowledge, never the tracker's).
     pub tracker: BTreeMap<String, String>,
-    /// External side effects (email, notification, webhook, charge), in order.
+    /// External side effects (email, notification, charge), in order.
     pub effects: Vec<Effect>,
     /// Calls that reached the model (a costly stage).
     pub model_calls: u32,
@@ -72,7 +72,6 @@ pub struct JobRow {
 #[serde(rename_all = "snake_case")]
 pub enum JobStatus {
     Pending,
-    Unknown,
     Verified,
     Failed,
     NeedsReview,
@@ -83,7 +82,6 @@ impl JobStatus {
     pub fn name(self) -> &'static str {
         match self {
             JobStatus::Pending => "pending",
-            JobStatus::Unknown => "unknown",
             JobStatus::Verified => "verified",
             JobStatus::Failed => "failed",
             JobStatus::NeedsReview => "needs_review",
@@ -302,7 +300,7 @@ impl RowIndex {
 /// One external side effect that happened.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Effect {
-    /// Which sink: "email", "notification", "webhook", "charge".
+    /// Which sink: "email", "notification", "charge".
     pub sink: String,
     /// The key the effect was sent under.
     pub key: String,

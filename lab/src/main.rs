@@ -129,6 +129,9 @@ fn check(dir: PathBuf) -> ExitCode {
     let checks = authoring::Checks { explore: true };
     match authoring::load_with(&dir, checks) {
         Ok(loaded) => {
+            for warning in &loaded.warnings {
+                eprintln!("warning: {warning}");
+            }
             let variants: usize = loaded
                 .course
                 .lessons

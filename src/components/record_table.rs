@@ -26,7 +26,6 @@ pub fn status_label(status: Option<JobStatus>) -> (&'static str, &'static str) {
     match status {
         None => ("–", "no row"),
         Some(JobStatus::Pending) => ("◷", "pending"),
-        Some(JobStatus::Unknown) => ("?", "unknown"),
         Some(JobStatus::Verified) => ("✓", "verified"),
         Some(JobStatus::Failed) => ("✗", "failed"),
         Some(JobStatus::NeedsReview) => ("⚑", "needs review"),
@@ -334,15 +333,22 @@ mod tests {
     #[tokio::test]
     async fn shows_the_lost_reply_state() {
         let trace = trace();
+        // The lesson loses OP-001's request, then OP-002's reply: the provider committed OP-002.
         let lost = trace
             .events
             .iter()
-            .find(|event| event.fault.is_some())
-            .expect("a fault")
+            .find(|event| event.fault == Some(lab_engine::FaultKind::LoseReply))
+            .expect("a lost reply")
             .index;
-        let html = render(&trace, trace.state_at(lost), Some(trace.state_at(lost - 1))).await;
+        let html = render_operations(
+            &trace,
+            trace.state_at(lost),
+            Some(trace.state_at(lost - 1)),
+            &["OP-002"],
+        )
+        .await;
         assert!(html.contains("pending"), "{html}");
-        assert!(html.contains("1: receipt-OP-001"), "{html}");
+        assert!(html.contains("1: receipt-OP-002"), "{html}");
         assert!(
             html.contains("(changed)"),
             "the provider cell changed: {html}"

@@ -3,15 +3,13 @@
 // visibly breaks an invariant, a safe one visibly keeps them all), and nothing logs an error.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 
 import {
-  ROOT,
   assertNoErrors,
   courseLessonIds,
   engineTraces,
+  lessonFile,
   lessonUrl,
   newPage,
   open,
@@ -21,21 +19,6 @@ import {
   waitForText,
   useSite,
 } from './support.js';
-
-/** The lesson file whose `id` is this one. */
-function lessonFile(id) {
-  const dir = path.join(ROOT, 'lessons');
-  const file = fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith('.toml') && name !== 'course.toml')
-    .find((name) => {
-      // Only the top-level id names the lesson: the part before the first [table].
-      const head = fs.readFileSync(path.join(dir, name), 'utf8').split(/^\[/m)[0];
-      return new RegExp(`^id\\s*=\\s*"${id}"`, 'm').test(head);
-    });
-  assert.ok(file, `a lesson file has id "${id}"`);
-  return path.join('lessons', file);
-}
 
 /** What a learner sees change from step to step, as text. */
 async function visible(page) {

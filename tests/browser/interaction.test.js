@@ -94,7 +94,7 @@ describe('interaction', () => {
   it('the first question answers a wrong and a right pick', async () => {
     const { page, errors, close } = await newPage(browser);
     await openLesson(page);
-    const question = page.getByRole('group', { name: /^Predict: The first submit times out/ });
+    const question = page.getByRole('group', { name: /^Predict: A submit times out/ });
     const feedback = question.getByRole('status');
     assert.equal(await feedback.count(), 0, 'no feedback before a pick');
 
@@ -119,7 +119,7 @@ describe('interaction', () => {
     const { page, errors, close } = await newPage(browser);
     // The parts with questions: the start of each design, and the end (so the lesson binds them).
     await openLesson(page);
-    await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByRole('button', { name: /Look it up/ }).click();
+    await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByRole('button', { name: /Look it up first/ }).click();
     const designTwo = Number((await waitForText(stepper(page).count, /^Step (?!1 of)\d+ of \d+$/)).match(/\d+/)[0]);
     let questions = 0;
     for (const step of [1, designTwo, total]) {

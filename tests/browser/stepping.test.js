@@ -23,7 +23,8 @@ import {
 } from './support.js';
 
 const LESSON = 'lost-reply';
-const OP = 'OP-001';
+// The operation whose reply is lost: the one the lesson's story follows.
+const OP = 'OP-002';
 const COLUMNS = ['Journal', 'Attempts', 'Receipt', 'Provider records'];
 const ONE_EFFECT = 'At most one effect per logical operation';
 const pad = (step) => String(step).padStart(2, '0');
@@ -43,11 +44,11 @@ describe('the lost-reply lesson, step by step', () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, LESSON));
     await waitForStep(page, 1, total);
-    const states = [await readLessonState(page)];
+    const states = [await readLessonState(page, OP)];
     for (let step = 2; step <= total; step += 1) {
       await stepper(page).next.click();
       await waitForStep(page, step, total);
-      states.push(await readLessonState(page));
+      states.push(await readLessonState(page, OP));
     }
     assertNoErrors(errors);
     await close();
@@ -56,7 +57,7 @@ describe('the lost-reply lesson, step by step', () => {
 
   before(async () => {
     traces = engineTraces('lessons/01-lost-reply.toml');
-    assert.equal(traces.length, 2, 'the lesson has two designs: resubmit blindly, then look it up');
+    assert.equal(traces.length, 3, 'the lesson has three designs: resubmit blindly, a provider that deduplicates, both protections');
     frames = lessonFrames(traces, OP);
     total = frames.length;
     ({ server, origin } = await startServer());
@@ -75,28 +76,30 @@ describe('the lost-reply lesson, step by step', () => {
     return frame;
   };
 
-  it('shows at every step the state the engine computed, for both designs', async () => {
+  it('shows at every step the state the engine computed, for every design', async () => {
     const { page, errors, close } = await newPage(browser);
     const { next, back, restart } = stepper(page);
     await open(page, lessonUrl(origin, LESSON));
     await waitForStep(page, 1, total);
 
     // Narrative parts bound to engine events in the lesson file, found here from the trace.
+    const lostRequest = frameWhere(0, (event) => event.fault === 'lose_request');
     const lostBlind = frameWhere(0, (event) => event.fault === 'lose_reply');
     const duplicate = frameWhere(0, (event) => event.broke.includes('one_effect'));
-    const lostSafe = frameWhere(1, (event) => event.fault === 'lose_reply');
+    const lostSafe = frameWhere(2, (event) => event.fault === 'lose_reply');
     const nth = (variant, action, n) =>
       frames.filter((f) => f.variant === variant && f.event?.action === action)[n - 1];
-    const verifiedFrame = nth(1, "journal.update", 1);
-    assert.ok(verifiedFrame, "the safe design marks the journal row verified");
+    const last = (variant) => frames.filter((f) => f.variant === variant).at(-1);
+    const first = (variant) => frames.find((f) => f.variant === variant);
     const anchors = new Map([
-      [1, 'A reservation, and a timeout'],
-      [lostBlind.step, 'The reply was lost, not the work'],
+      [1, 'Two reservations, two timeouts'],
+      [lostRequest.step, 'A lost request'],
+      [lostBlind.step, 'A lost reply'],
       [duplicate.step, 'A second reservation'],
-      [nth(0, 'receive', 3).step, 'The rest of the run cannot undo it'],
-      [frames.find((f) => f.variant === 1).step, 'Same timeout, another design'],
-      [verifiedFrame.step, "Reconciled, not repeated"],
-      [nth(1, 'receive', 3).step, 'Replays and a changed intention'],
+      [last(0).step, 'The rest of the run cannot undo it'],
+      [first(1).step, 'The guarantee at the provider'],
+      [first(2).step, 'Both protections'],
+      [last(2).step, 'Reconciled, not repeated'],
     ]);
 
     const seen = [];
@@ -107,7 +110,7 @@ describe('the lost-reply lesson, step by step', () => {
       }
       const where = `step ${frame.step} (design ${frame.variant + 1}, event ${frame.cursor})`;
       // Reading the DOM and taking the picture do not disturb each other: do both at once.
-      const [state] = await Promise.all([readLessonState(page), screenshot(page, `lost-reply-step-${pad(frame.step)}`)]);
+      const [state] = await Promise.all([readLessonState(page, OP), screenshot(page, `lost-reply-step-${pad(frame.step)}`)]);
       seen.push(state);
 
       // The Records table: value, "(changed)" mark and duplicate warning of every cell.
@@ -155,7 +158,7 @@ describe('the lost-reply lesson, step by step', () => {
 
     // What the seed prescribes, in the words a student reads.
     // Design 1, "Resubmit blindly": a second reservation, and the one-effect invariant breaks.
-    const dup = seen.findIndex((state) => state.records['Provider records'].value === '2: receipt-OP-001, receipt-OP-001-2');
+    const dup = seen.findIndex((state) => state.records['Provider records'].value === '2: receipt-OP-002, receipt-OP-002-2');
     assert.ok(dup >= 0, 'some step of design 1 shows two provider records');
     assert.equal(dup + 1, duplicate.step, 'the second record appears at the event that breaks one_effect');
     assert.equal(frames[dup].variant, 0, 'the duplicate is in design 1');
@@ -163,21 +166,24 @@ describe('the lost-reply lesson, step by step', () => {
     const broken = seen[dup].invariants.find((invariant) => invariant.statement === ONE_EFFECT);
     assert.ok(broken.broken, `"${ONE_EFFECT}" is listed as broken: ${broken.text}`);
 
-    // Design 2, "Look it up before resubmitting": the lost reply leaves pending + one record...
+    // Design 2, a blind resubmit at a provider that deduplicates: replayed, one record.
+    assert.equal(seen[nth(1, 'provider.submit', 4).step - 1].records['Provider records'].value, '1: receipt-OP-002', 'the provider replays');
+
+    // Design 3, both protections: the lost reply leaves pending + one record...
     const lost = seen[lostSafe.step - 1].records;
     assert.equal(lost.Journal.value, 'pending', 'after the lost reply the journal is pending');
-    assert.equal(lost['Provider records'].value, '1: receipt-OP-001', 'after the lost reply the provider holds one record');
+    assert.equal(lost['Provider records'].value, '1: receipt-OP-002', 'after the lost reply the provider holds one record');
     // ...later the journal is verified with the provider's receipt...
     const verified = seen.findIndex(
       (state, index) => index > lostSafe.step - 1 && state.records.Journal.value === 'verified',
     );
-    assert.ok(verified > 0, 'the journal becomes verified in design 2');
-    assert.equal(seen[verified].records.Receipt.value, 'receipt-OP-001');
+    assert.ok(verified > 0, 'the journal becomes verified in design 3');
+    assert.equal(seen[verified].records.Receipt.value, 'receipt-OP-002');
     // ...and at the end the provider still holds exactly one record, and every invariant held.
     const end = seen.at(-1);
-    assert.equal(end.records['Provider records'].value, '1: receipt-OP-001');
+    assert.equal(end.records['Provider records'].value, '1: receipt-OP-002');
     assert.equal(end.records['Provider records'].duplicate, false);
-    assert.ok(end.invariants.every((invariant) => !invariant.broken), 'every invariant holds at the end of design 2');
+    assert.ok(end.invariants.every((invariant) => !invariant.broken), 'every invariant holds at the end of design 3');
 
     assertNoErrors(errors);
     await close();
@@ -193,7 +199,7 @@ describe('the lost-reply lesson, step by step', () => {
 
     /** At step `step`: Back shows the step before as the engine has it, Next shows `step` again. */
     const backAndForth = async (step) => {
-      const here = await readLessonState(page);
+      const here = await readLessonState(page, OP);
       await back.click();
       await waitForStep(page, step - 1, total);
       const row = await readRecordRow(page, OP);
@@ -203,7 +209,7 @@ describe('the lost-reply lesson, step by step', () => {
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/${step - 1}`);
       await next.click();
       await waitForStep(page, step, total);
-      assert.deepEqual(await readLessonState(page), here, `Back then Next at step ${step} shows step ${step} again`);
+      assert.deepEqual(await readLessonState(page, OP), here, `Back then Next at step ${step} shows step ${step} again`);
     };
     /** Steps forward with Next to `to`, checking Back/Next at each of `checks` on the way. */
     const walk = async (from, to, checks) => {
@@ -216,7 +222,7 @@ describe('the lost-reply lesson, step by step', () => {
 
     await open(page, lessonUrl(origin, LESSON));
     await waitForStep(page, 1, total);
-    const first = await readLessonState(page);
+    const first = await readLessonState(page, OP);
     await walk(1, duplicate, [2, lostBlind, duplicate]);
     // Further on, start from a deep link (the deep-link test shows they equal stepping there).
     await open(page, lessonUrl(origin, LESSON, designTwo - 1));
@@ -230,7 +236,7 @@ describe('the lost-reply lesson, step by step', () => {
     await restart.click();
     await waitForStep(page, 1, total);
     assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/1`);
-    assert.deepEqual(await readLessonState(page), first, 'Restart shows the state of step 1');
+    assert.deepEqual(await readLessonState(page, OP), first, 'Restart shows the state of step 1');
     assert.ok(await back.isDisabled(), 'Back is disabled after Restart');
     assert.ok(await restart.isDisabled(), 'Restart is disabled after Restart');
     await screenshot(page, 'lost-reply-after-restart');
@@ -245,13 +251,13 @@ describe('the lost-reply lesson, step by step', () => {
 
     const duplicate = frameWhere(0, (event) => event.broke.includes('one_effect')).step;
     const designTwo = frames.find((f) => f.variant === 1).step;
-    const lostSafe = frameWhere(1, (event) => event.fault === 'lose_reply').step;
-    // The duplicate, the first step of design 2 (a variant boundary), its lost reply, the end.
+    const lostSafe = frameWhere(2, (event) => event.fault === 'lose_reply').step;
+    // The duplicate, the first step of design 2 (a variant boundary), design 3's lost reply, the end.
     for (const step of [duplicate, designTwo, lostSafe, total]) {
       const { page, errors, close } = await newPage(browser);
       await open(page, lessonUrl(origin, LESSON, step));
       await waitForStep(page, step, total);
-      assert.deepEqual(await readLessonState(page), stepped[step - 1], `the deep link to step ${step}`);
+      assert.deepEqual(await readLessonState(page, OP), stepped[step - 1], `the deep link to step ${step}`);
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/${step}`, 'the deep link stays as it was');
       assert.equal(await page.getByRole('status').filter({ hasText: 'does not have' }).count(), 0, 'no notice');
       await screenshot(page, `lost-reply-deep-link-${pad(step)}`);
@@ -265,7 +271,7 @@ describe('the lost-reply lesson, step by step', () => {
     await open(page, lessonUrl(origin, LESSON, 9));
     await waitForStep(page, 9, total);
     const designs = page.getByRole('navigation', { name: 'Designs in this lesson' });
-    await designs.getByRole('button', { name: /Look it up before resubmitting/ }).click();
+    await designs.getByRole('button', { name: /Resubmit; the provider deduplicates/ }).click();
     const designTwo = frames.find((f) => f.variant === 1).step;
     await waitForStep(page, designTwo, total);
     const row = await readRecordRow(page, OP);

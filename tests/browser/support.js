@@ -249,13 +249,13 @@ export async function readInvariants(page) {
   });
 }
 
-/** Everything a learner sees change from step to step, for comparing two visits of one step. */
-export async function readLessonState(page) {
+/** Everything a learner sees change from step to step (the Records row of `op`), for comparing two visits of one step. */
+export async function readLessonState(page, op = 'OP-001') {
   const { count } = stepper(page);
   const lab = page.getByRole('region', { name: 'Lab' });
   const [step, records, invariants, event, narrative, design] = await Promise.all([
     count.textContent(),
-    readRecordRow(page, 'OP-001'),
+    readRecordRow(page, op),
     readInvariants(page),
     page.getByRole('region', { name: 'What just happened' }).evaluateAll(spokenText),
     page
@@ -273,6 +273,21 @@ export async function readLessonState(page) {
 
 // ---------------------------------------------------------------------------------------------
 // Expected states, from the course files and the engine.
+
+/** The lesson file whose `id` is this one. */
+export function lessonFile(id) {
+  const dir = path.join(ROOT, 'lessons');
+  const file = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.toml') && name !== 'course.toml')
+    .find((name) => {
+      // Only the top-level id names the lesson: the part before the first [table].
+      const head = fs.readFileSync(path.join(dir, name), 'utf8').split(/^\[/m)[0];
+      return new RegExp(`^id\\s*=\\s*"${id}"`, 'm').test(head);
+    });
+  assert.ok(file, `a lesson file has id "${id}"`);
+  return path.join('lessons', file);
+}
 
 /** The lesson ids of lessons/course.toml, in order (every `lessons = [...]` of its sections). */
 export function courseLessonIds() {

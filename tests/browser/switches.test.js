@@ -35,13 +35,17 @@ describe('switches', () => {
   // Step N of the lesson is cursor N - 1 of design 1.
   const duplicateStep = brokenAt + 1;
   const total = steps(lesson);
-  // The first design with the provider's dedup on; then with the lookup too.
+  // The first design with the provider's dedup on; then with the lookup too; the lookup alone.
   const dedupOn = engineTraces(FILE, ['--switch', 'provider_dedup=on'])[0];
   const bothOn = engineTraces(FILE, ['--switch', 'provider_dedup=on', '--switch', 'reconcile=on'])[0];
-  const totalDedup = steps([dedupOn, lesson[1]]);
-  const totalBoth = steps([bothOn, lesson[1]]);
+  const reconcileOn = engineTraces(FILE, ['--switch', 'reconcile=on'])[0];
+  const others = lesson.slice(1);
+  const totalDedup = steps([dedupOn, ...others]);
+  const totalBoth = steps([bothOn, ...others]);
+  const totalReconcile = steps([reconcileOn, ...others]);
 
-  const provider = async (page) => (await readRecordRow(page, 'OP-001'))['Provider records'];
+  // OP-002 is the operation whose reply is lost: the blind design reserves it twice.
+  const provider = async (page) => (await readRecordRow(page, 'OP-002'))['Provider records'];
   const stepText = (page) => stepper(page).count.textContent();
   const broken = async (page) => (await readInvariants(page)).filter((invariant) => invariant.broken).map((invariant) => invariant.statement);
 
@@ -49,7 +53,7 @@ describe('switches', () => {
     const { page, errors, close } = await newPage(browser);
     // Design 1 ("Resubmit blindly"), just after its blind resubmit created the second record.
     await open(page, lessonUrl(origin, 'lost-reply', duplicateStep));
-    await waitForText(async () => (await provider(page)).value, '2: receipt-OP-001, receipt-OP-001-2', { what: 'the duplicate' });
+    await waitForText(async () => (await provider(page)).value, '2: receipt-OP-002, receipt-OP-002-2', { what: 'the duplicate' });
     assert.deepEqual(await broken(page), ['At most one effect per logical operation']);
     const switches = page.getByRole('region', { name: 'Try it yourself: switches' });
 
@@ -57,7 +61,7 @@ describe('switches', () => {
     const dedup = switches.getByRole('switch', { name: /Provider deduplicates by idempotency key/ });
     assert.equal(await dedup.isChecked(), false);
     await dedup.click();
-    await waitForText(async () => (await provider(page)).value, '1: receipt-OP-001', { what: 'one record' });
+    await waitForText(async () => (await provider(page)).value, '1: receipt-OP-002', { what: 'one record' });
     assert.equal(await stepText(page), `Step ${duplicateStep} of ${totalDedup}`, 'the lab stays at the same event');
     assert.deepEqual(await broken(page), []);
     await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByText('your changes').waitFor();
@@ -71,14 +75,14 @@ describe('switches', () => {
       await page.keyboard.press('ArrowRight');
       await waitForText(() => stepText(page), `Step ${step} of ${totalBoth}`, { what: 'the step count' });
     }
-    assert.equal((await provider(page)).value, '1: receipt-OP-001');
+    assert.equal((await provider(page)).value, '1: receipt-OP-002');
     assert.deepEqual(await broken(page), []);
     assert.match(await page.getByRole('region', { name: 'What just happened' }).innerText(), /returns "rejected"/);
 
     // Back to the lesson's own design: the duplicate is there again.
     await page.getByRole('button', { name: "Back to the lesson's design" }).click();
     await page.goto(lessonUrl(origin, 'lost-reply', duplicateStep));
-    await waitForText(async () => (await provider(page)).value, '2: receipt-OP-001, receipt-OP-001-2', { what: 'the duplicate again' });
+    await waitForText(async () => (await provider(page)).value, '2: receipt-OP-002, receipt-OP-002-2', { what: 'the duplicate again' });
     assertNoErrors(errors);
     await close();
   });
@@ -87,12 +91,14 @@ describe('switches', () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, 'lost-reply', duplicateStep));
     const task = page.getByRole('group', { name: 'Try it' });
-    await task.getByText('Provider deduplicates by idempotency key').waitFor();
+    // The lesson's task: the lookup alone, with the provider's dedup still off.
+    await task.getByText('Look the operation up before resubmitting').waitFor();
     await task.getByRole('button', { name: 'Flip it for me' }).click();
     await task.getByText('Done: in this run every invariant holds.').waitFor();
-    assert.equal((await provider(page)).value, '1: receipt-OP-001');
-    assert.equal(await page.getByRole('switch', { name: /Provider deduplicates by idempotency key/ }).isChecked(), true);
-    assert.equal(await stepText(page), `Step ${duplicateStep} of ${totalDedup}`);
+    assert.equal((await provider(page)).value, '1: receipt-OP-002');
+    assert.equal(await page.getByRole('switch', { name: /Look the operation up before resubmitting/ }).isChecked(), true);
+    assert.equal(await page.getByRole('switch', { name: /Provider deduplicates by idempotency key/ }).isChecked(), false);
+    assert.match(await stepText(page), new RegExp(`^Step \\d+ of ${totalReconcile}$`));
     assertNoErrors(errors);
     await close();
   });

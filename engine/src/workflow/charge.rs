@@ -38,7 +38,10 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
         code.text("    # processed_operations.key is UNIQUE: the claim is atomic")
             .named("claim", "    claimed = db.execute(\"INSERT INTO processed_operations (key) VALUES (%s) ON CONFLICT DO NOTHING\", key).rowcount")
             .text("    if not claimed:")
-            .named("replay", "        return stored_result(key)  # the SAME result, no new charge")
+            .text("        stored = stored_result(key)")
+            .text("        if stored is None:  # the claim's owner has not recorded a result yet")
+            .named("in_progress", "            return 409, \"a request with this key is in progress, retry later\"")
+            .named("replay", "        return stored  # the SAME result, no new charge")
             .named("charge", "    result = payment_gateway.charge(request.amount)")
             .named("record", "    db.execute(\"UPDATE processed_operations SET result = %s WHERE key = %s\", result, key)")
             .named("done", "    return result");
@@ -131,7 +134,8 @@ impl Flow for Task {
                 });
                 step.line = "claim";
                 // A claim whose owner has not recorded a result yet has nothing to replay: answer
-                // "still processing, try again" (Stripe's 409) rather than invent a result.
+                // "in progress, retry later" (409 in the IETF Idempotency-Key draft, and at Stripe)
+                // rather than invent a result.
                 let pending = !claimed
                     && ctx
                         .world
@@ -141,7 +145,7 @@ impl Flow for Task {
                         .any(|row| row.key == key && row.value == "in progress");
                 self.pc = match (claimed, pending) {
                     (true, _) => Pc::Charge,
-                    (false, true) => Pc::Return("in_progress", "replay"),
+                    (false, true) => Pc::Return("in_progress", "in_progress"),
                     (false, false) => Pc::Return("replayed", "replay"),
                 };
             }

@@ -260,10 +260,10 @@ pub(crate) fn key_line(scenario: &Scenario, indent: &str, id: &str) -> String {
         );
     }
     let text = match scenario.design.key {
-        KeySource::SourceId => &format!("key = {id}  # the source's id: same on every retry"),
-        KeySource::AutoIncrement => "key = next_sequence_value()  # new on every attempt",
-        KeySource::ContentHash => "key = sha256(canonical_json(event))  # same content, same key",
-        KeySource::FreshRandom => "key = uuid4()  # fresh per attempt: defeats the purpose",
+        KeySource::SourceId => &format!("key = {id}  # the source's own id"),
+        KeySource::AutoIncrement => "key = next_sequence_value()  # the next number in a sequence",
+        KeySource::ContentHash => "key = sha256(canonical_json(event))  # a hash of the content",
+        KeySource::FreshRandom => "key = uuid4()  # a random UUID",
     };
     format!("{indent}{text}")
 }

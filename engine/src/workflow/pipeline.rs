@@ -102,10 +102,7 @@ pub(crate) fn listing(scenario: &Scenario) -> Listing {
             .text("    else:")
             .named("model", "        output = await client.call_model(record)");
     } else {
-        code.named(
-            "model",
-            "    output = await client.call_model(record)  # every retry starts over",
-        );
+        code.named("model", "    output = await client.call_model(record)");
     }
     code.named(
         "write",

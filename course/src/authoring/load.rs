@@ -1,0 +1,378 @@
+//! Loading: the manifest and every lesson file, each variant merged and run, the course in order.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use lab_engine::{Engine, Trace};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::check::{check_explored, check_prerequisites, check_variant, compile_steps, order};
+use super::error::{at, LessonError};
+use super::files::{ExploreFile, LessonFile, ManifestFile, VariantFile};
+use super::minutes::estimate;
+use crate::model::{Course, Explore, Lesson, Variant, FORMAT_VERSION};
+
+/// The manifest's file name inside the lessons folder.
+pub const MANIFEST: &str = "course.toml";
+
+/// A loaded course and, for each lesson, the trace of each variant (the checker needs them; so do
+/// the tests), with what the checker warns about but accepts.
+pub struct Loaded {
+    pub course: Course,
+    pub traces: BTreeMap<String, Vec<Trace>>,
+    /// Problems that do not stop the build: a declared `minutes` more than 30 % off the estimate.
+    pub warnings: Vec<LessonError>,
+}
+
+/// One lesson file, compiled: the lesson, its traces, and where its id and prerequisites are
+/// written (for the errors found only across files: a duplicate id, a late prerequisite).
+pub(crate) struct Compiled {
+    pub lesson: Lesson,
+    pub traces: Vec<Trace>,
+    /// The `id` value's place, with an empty message.
+    pub id_at: LessonError,
+    /// Each prerequisite's place, in order, with an empty message.
+    pub prerequisites_at: Vec<LessonError>,
+    pub warning: Option<LessonError>,
+}
+
+/// Loads, checks and compiles every lesson under `dir`. Returns every error found, not only the
+/// first.
+pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
+    load_with(dir, Checks::default())
+}
+
+/// The checks that cost more than running each variant once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Run the exhaustive explorer on every variant within its `explore` budget: a safe design
+    /// must break no invariant in any schedule, an unsafe one must break one in some schedule.
+    pub explore: bool,
+}
+
+/// `load`, with the costlier checks chosen (`lab check` runs the explorer; the app's build does
+/// not).
+pub fn load_with(dir: &Path, checks: Checks) -> Result<Loaded, Vec<LessonError>> {
+    let manifest_path = dir.join(MANIFEST);
+    let manifest_text = read(&manifest_path).map_err(|error| vec![error])?;
+    let manifest: ManifestFile =
+        parse(&manifest_path, &manifest_text).map_err(|error| vec![error])?;
+    let mut errors = Vec::new();
+    if *manifest.format.get_ref() != FORMAT_VERSION {
+        errors.push(at(
+            &manifest_path,
+            &manifest_text,
+            manifest.format.span().start,
+            format!(
+                "format is {}, this build reads format {FORMAT_VERSION}; convert the lessons or update the app",
+                manifest.format.get_ref()
+            ),
+        ));
+    }
+    let mut lessons = Vec::new();
+    let mut traces = BTreeMap::new();
+    let mut failed: Vec<String> = Vec::new();
+    let mut warnings = Vec::new();
+    // By lesson file: where each lesson's id and prerequisites are written.
+    let mut written: BTreeMap<String, (LessonError, Vec<LessonError>)> = BTreeMap::new();
+    for path in lesson_files(dir).map_err(|error| vec![error])? {
+        match read(&path)
+            .map_err(|error| vec![error])
+            .and_then(|text| compile(dir, &path, &text, checks))
+        {
+            Ok(compiled) => {
+                traces.insert(compiled.lesson.id.clone(), compiled.traces);
+                warnings.extend(compiled.warning);
+                written.insert(
+                    compiled.lesson.file.clone(),
+                    (compiled.id_at, compiled.prerequisites_at),
+                );
+                lessons.push(compiled.lesson);
+            }
+            Err(mut found) => {
+                // The file exists but failed its checks: its id must not also be reported missing.
+                if let Some(id) = fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|text| top_level_id(&text))
+                {
+                    failed.push(id);
+                }
+                errors.append(&mut found);
+            }
+        }
+    }
+    let mut ids: BTreeMap<String, String> = BTreeMap::new();
+    for lesson in &lessons {
+        if let Some(first) = ids.insert(lesson.id.clone(), lesson.file.clone()) {
+            let (id_at, _) = &written[&lesson.file];
+            errors.push(LessonError {
+                message: format!(
+                    "lesson id \"{}\" is also used by {first}; ids must be unique",
+                    lesson.id
+                ),
+                ..id_at.clone()
+            });
+        }
+    }
+    let sections = order(
+        &manifest_path,
+        &manifest_text,
+        &manifest,
+        &mut lessons,
+        &failed,
+        &mut errors,
+    );
+    check_prerequisites(&lessons, &written, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Loaded {
+        course: Course {
+            format: FORMAT_VERSION,
+            title: manifest.title,
+            sections,
+            lessons,
+        },
+        traces,
+        warnings,
+    })
+}
+
+fn read(path: &Path) -> Result<String, LessonError> {
+    fs::read_to_string(path).map_err(|error| LessonError {
+        file: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot read the file: {error}"),
+    })
+}
+
+fn lesson_files(dir: &Path) -> Result<Vec<PathBuf>, LessonError> {
+    let entries = fs::read_dir(dir).map_err(|error| LessonError {
+        file: dir.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot list the lessons folder: {error}"),
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .filter(|path| path.file_name().is_some_and(|name| name != MANIFEST))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(path: &Path, text: &str) -> Result<T, LessonError> {
+    toml::from_str(text).map_err(|error| toml_error(path, text, &error))
+}
+
+/// A TOML error as a lesson error at its line and column.
+pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonError {
+    let offset = error.span().map(|span| span.start).unwrap_or(0);
+    at(path, text, offset, error.message().to_string())
+}
+
+/// Loads and checks one lesson file on its own (for `lab run`).
+pub fn load_lesson(dir: &Path, path: &Path) -> Result<Lesson, Vec<LessonError>> {
+    let text = read(path).map_err(|error| vec![error])?;
+    compile(dir, path, &text, Checks::default()).map(|compiled| compiled.lesson)
+}
+
+/// One lesson file into a compiled lesson, with each variant run and checked.
+fn compile(
+    dir: &Path,
+    path: &Path,
+    text: &str,
+    checks: Checks,
+) -> Result<Compiled, Vec<LessonError>> {
+    let file: LessonFile = parse(path, text).map_err(|error| vec![error])?;
+    let mut errors = Vec::new();
+    let mut variants = Vec::new();
+    let mut traces = Vec::new();
+    let mut seen = BTreeSet::new();
+    for variant in &file.variants {
+        let span = variant.id.span().start;
+        if !seen.insert(variant.id.get_ref().clone()) {
+            errors.push(at(
+                path,
+                text,
+                span,
+                format!("variant id \"{}\" is used twice", variant.id.get_ref()),
+            ));
+            continue;
+        }
+        let explore = match explore_budget(file.explore.as_ref(), variant.explore.as_ref()) {
+            Ok(explore) => explore,
+            Err((offset, message)) => {
+                errors.push(at(path, text, offset, message));
+                continue;
+            }
+        };
+        match run_variant(&file.scenario, variant, explore) {
+            Ok((compiled, trace)) => {
+                let expect_offset = variant
+                    .expect
+                    .as_ref()
+                    .map(|expect| expect.span().start)
+                    .unwrap_or(span);
+                for message in check_variant(&compiled, &trace) {
+                    errors.push(at(path, text, expect_offset, message));
+                }
+                if checks.explore {
+                    let explore_offset = variant
+                        .explore
+                        .as_ref()
+                        .or(file.explore.as_ref())
+                        .map(|explore| explore.span().start)
+                        .unwrap_or(span);
+                    for message in check_explored(&compiled) {
+                        errors.push(at(path, text, explore_offset, message));
+                    }
+                }
+                variants.push(compiled);
+                traces.push(trace);
+            }
+            Err(message) => errors.push(at(path, text, span, message)),
+        }
+    }
+    if variants.is_empty() && errors.is_empty() {
+        errors.push(at(
+            path,
+            text,
+            0,
+            "a lesson needs at least one [[variants]] entry".into(),
+        ));
+    }
+    let steps = compile_steps(path, text, &file, &variants, &traces, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let relative = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+    let place = |offset: usize| at(path, text, offset, String::new());
+    let id_at = place(file.id.span().start);
+    let prerequisites_at = file
+        .prerequisites
+        .iter()
+        .map(|prerequisite| place(prerequisite.span().start))
+        .collect();
+    let warning = estimate(&file)
+        .off(*file.minutes.get_ref())
+        .map(|message| at(path, text, file.minutes.span().start, message));
+    let lesson = Lesson {
+        id: file.id.into_inner(),
+        title: file.title,
+        summary: file.summary,
+        minutes: file.minutes.into_inner(),
+        prerequisites: file
+            .prerequisites
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
+        file: relative,
+        variants,
+        steps,
+    };
+    Ok(Compiled {
+        lesson,
+        traces,
+        id_at,
+        prerequisites_at,
+        warning,
+    })
+}
+
+/// The variant's explore budget: its own fields, else the lesson's, else the defaults.
+fn explore_budget(
+    lesson: Option<&Spanned<ExploreFile>>,
+    variant: Option<&Spanned<ExploreFile>>,
+) -> Result<Explore, (usize, String)> {
+    let empty = ExploreFile::default();
+    let lesson_file = lesson.map(Spanned::get_ref).unwrap_or(&empty);
+    let variant_file = variant.map(Spanned::get_ref).unwrap_or(&empty);
+    let defaults = Explore::default();
+    let explore = Explore {
+        faults: variant_file
+            .faults
+            .or(lesson_file.faults)
+            .unwrap_or(defaults.faults),
+        preemptions: variant_file
+            .preemptions
+            .or(lesson_file.preemptions)
+            .unwrap_or(defaults.preemptions),
+        kinds: variant_file
+            .kinds
+            .clone()
+            .or_else(|| lesson_file.kinds.clone())
+            .unwrap_or(defaults.kinds),
+    };
+    if explore.faults > lab_engine::FAULTS_MAX {
+        let offset = variant
+            .filter(|file| file.get_ref().faults.is_some())
+            .or(lesson)
+            .map(|file| file.span().start)
+            .unwrap_or(0);
+        let message = format!(
+            "explore.faults is {}, at most {} faults can be explored; lower it",
+            explore.faults,
+            lab_engine::FAULTS_MAX
+        );
+        return Err((offset, message));
+    }
+    Ok(explore)
+}
+
+fn run_variant(
+    base: &toml::Table,
+    variant: &VariantFile,
+    explore: Explore,
+) -> Result<(Variant, Trace), String> {
+    let mut merged = base.clone();
+    merge(&mut merged, &variant.scenario);
+    let scenario: lab_engine::Scenario =
+        toml::Value::Table(merged)
+            .try_into()
+            .map_err(|error: toml::de::Error| {
+                format!(
+                    "variant \"{}\": scenario: {}",
+                    variant.id.get_ref(),
+                    error.message()
+                )
+            })?;
+    let trace = Engine::run(scenario.clone())
+        .map_err(|error| format!("variant \"{}\": scenario: {error}", variant.id.get_ref()))?;
+    let compiled = Variant {
+        id: variant.id.get_ref().clone(),
+        label: variant.label.clone(),
+        kind: variant.kind,
+        scenario,
+        expect: variant
+            .expect
+            .as_ref()
+            .map(|expect| expect.get_ref().clone())
+            .unwrap_or_default(),
+        explore,
+    };
+    Ok((compiled, trace))
+}
+
+/// Tables merge key by key; any other value replaces.
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// The `id` of a lesson file that may not parse as a lesson.
+fn top_level_id(text: &str) -> Option<String> {
+    let table: toml::Table = text.parse().ok()?;
+    table.get("id")?.as_str().map(str::to_string)
+}

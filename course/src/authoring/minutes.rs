@@ -1,0 +1,127 @@
+//! The honest length of a lesson: what a learner reads at 200 words a minute, plus an allowance
+//! for each step and each question. `lessons/README.md` ("How long a lesson takes") states the
+//! rule; the checker warns when a lesson's declared `minutes` is off by more than 30 %.
+
+use super::files::LessonFile;
+
+/// Words a learner reads in a minute.
+pub const WORDS_PER_MINUTE: u32 = 200;
+/// Per step: stepping through the events up to it and reading the panels.
+pub const STEP_SECONDS: u32 = 30;
+/// Per question: choosing an answer and reading its explanation.
+pub const QUESTION_SECONDS: u32 = 60;
+/// How far the declared minutes may be from the estimate before the checker warns, in percent.
+pub const TOLERANCE_PERCENT: u32 = 30;
+
+/// What a lesson asks of a learner, counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Estimate {
+    /// Words of narrative, question prompts and option texts (explanations are read only for the
+    /// options chosen: the per-question allowance covers them).
+    pub words: u32,
+    pub steps: u32,
+    pub questions: u32,
+}
+
+impl Estimate {
+    /// The estimate in seconds.
+    pub fn seconds(&self) -> u32 {
+        self.words * 60 / WORDS_PER_MINUTE
+            + self.steps * STEP_SECONDS
+            + self.questions * QUESTION_SECONDS
+    }
+
+    /// The estimate in whole minutes, rounded to the nearest.
+    pub fn minutes(&self) -> u32 {
+        (self.seconds() + 30) / 60
+    }
+
+    /// Why `declared` minutes are not honest, or `None` when they are within the tolerance.
+    pub fn off(&self, declared: u32) -> Option<String> {
+        let estimate = self.seconds();
+        let declared_seconds = declared * 60;
+        let gap = estimate.abs_diff(declared_seconds);
+        if gap * 100 <= estimate * TOLERANCE_PERCENT {
+            return None;
+        }
+        Some(format!(
+            "minutes = {declared}, but the lesson takes about {} ({} words at {WORDS_PER_MINUTE} a minute, {} steps at {STEP_SECONDS} s, {} questions at {QUESTION_SECONDS} s); declare {}",
+            self.minutes(),
+            self.words,
+            self.steps,
+            self.questions,
+            self.minutes()
+        ))
+    }
+}
+
+/// Counts what a lesson file asks a learner to read and do.
+pub(crate) fn estimate(file: &LessonFile) -> Estimate {
+    let words = |markdown: &str| words(markdown);
+    let mut counted = Estimate::default();
+    for step in &file.steps {
+        counted.steps += 1;
+        counted.words += words(&step.text);
+        for question in &step.questions {
+            counted.questions += 1;
+            counted.words += words(question.prompt.get_ref());
+            counted.words += question
+                .options
+                .iter()
+                .map(|option| words(&option.text))
+                .sum::<u32>();
+        }
+    }
+    counted
+}
+
+/// Words in a Markdown text: whitespace-separated tokens with a letter or digit in them, so markup
+/// alone (`-`, `|---|`, a code fence) does not count.
+fn words(markdown: &str) -> u32 {
+    markdown
+        .split_whitespace()
+        .filter(|token| token.chars().any(char::is_alphanumeric))
+        .count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_alone_is_not_a_word() {
+        assert_eq!(
+            words("- **one** `two`\n\n| a | b |\n|---|---|\n```\nx = 1\n```"),
+            6
+        );
+    }
+
+    #[test]
+    fn words_steps_and_questions_add_up() {
+        // 400 words (2 min), 6 steps (3 min), 3 questions (3 min): 8 minutes.
+        let estimate = Estimate {
+            words: 400,
+            steps: 6,
+            questions: 3,
+        };
+        assert_eq!(estimate.seconds(), 480);
+        assert_eq!(estimate.minutes(), 8);
+    }
+
+    #[test]
+    fn the_declared_minutes_may_be_off_by_thirty_percent() {
+        let estimate = Estimate {
+            words: 400,
+            steps: 6,
+            questions: 3,
+        };
+        // 8 minutes: 30 % is 2.4 minutes either way.
+        for honest in [6, 8, 10] {
+            assert_eq!(estimate.off(honest), None, "{honest}");
+        }
+        for dishonest in [5, 11, 0] {
+            let message = estimate.off(dishonest).expect("a warning");
+            assert!(message.contains("declare 8"), "{message}");
+        }
+    }
+}
