@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 WASM := --target wasm32-unknown-unknown
 PUBLIC_URL ?= /
 
-.PHONY: setup setup-build serve build test check lint test-native test-browser lessons bench clean
+.PHONY: setup setup-build serve serve-dist build test check lint test-native test-browser lessons bench clean
 
 setup:
 	@scripts/setup.sh all
@@ -20,9 +20,16 @@ setup-build:
 serve: setup-build
 	trunk serve
 
-## Build dist/ for a static host; PUBLIC_URL=/sub/path/ for a sub-path.
+## Build dist/ for a static host; PUBLIC_URL=/sub/path/ for a sub-path. Then its
+## Content-Security-Policy (hashes of the inline loader) and precompressed .gz/.br files.
 build: setup-build
 	trunk build --release --public-url $(PUBLIC_URL)
+	node scripts/postbuild.mjs dist
+
+## Serve the built dist/ as a static host would, compressed, on http://127.0.0.1:8081
+serve-dist:
+	@test -f dist/index.html || $(MAKE) build
+	node scripts/serve-dist.mjs dist 8081
 
 ## Everything CI runs.
 test: setup lint test-native build test-browser
