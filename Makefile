@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 WASM := --target wasm32-unknown-unknown
 PUBLIC_URL ?= /
 
-.PHONY: setup setup-build serve serve-dist build test check lint test-native test-browser lessons bench clean
+.PHONY: setup setup-build serve serve-dist build bench-site test check lint test-native test-browser lessons bench clean
 
 setup:
 	@scripts/setup.sh all
@@ -51,8 +51,9 @@ test-browser:
 lessons:
 	cargo run --quiet -p lab -- check lessons
 
-## Figures, natively and in Chromium (wasm): events/s at three sizes, seeks, the explorer.
-bench: setup build
+## Figures, natively and in Chromium (wasm): events/s at three sizes, seeks, the explorer; then
+## the site's size, first paint and Lighthouse scores beside a minimal Yew app built the same way.
+bench: setup build bench-site
 	cargo bench -p lab-engine --bench engine
 	cargo bench -p lab-engine --bench explore | tee target/bench-explore.txt
 	cd tests/browser && BENCH_NATIVE=../../target/bench-explore.txt node bench-wasm.js
@@ -64,6 +65,12 @@ bench: setup build
 	  else echo "lab run, $$records records: install Debian's time package to measure its peak memory"; fi; \
 	done
 
+## The site's figures only (after make build): one table of sizes, first paint, Lighthouse.
+bench-site: setup
+	cd tests/minimal-app && trunk build --release
+	node scripts/postbuild.mjs tests/minimal-app/dist
+	cd tests/browser && node bench-site.js
+
 clean:
 	cargo clean
-	rm -rf dist test-output
+	rm -rf dist test-output tests/minimal-app/dist

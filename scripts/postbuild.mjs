@@ -52,22 +52,34 @@ export function withPolicy(html) {
   };
 }
 
-/** Writes NAME.gz and NAME.br beside every file of the folder (not beside earlier .gz/.br). */
+/** The files a site serves: every file of the folder but the .gz/.br copies and _headers. */
+export function siteFiles(dist) {
+  return fs
+    .readdirSync(dist, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && !/\.(gz|br)$/.test(entry.name) && entry.name !== '_headers')
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+}
+
+/** The gzip (level 9) and brotli (quality 11) forms of some bytes. */
+export function compressed(bytes) {
+  return {
+    gzip: zlib.gzipSync(bytes, { level: 9 }),
+    brotli: zlib.brotliCompressSync(bytes, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+  };
+}
+
+/** Writes NAME.gz and NAME.br beside every file of the site. */
 export function precompress(dist) {
-  for (const entry of fs.readdirSync(dist, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || /\.(gz|br)$/.test(entry.name) || entry.name === '_headers') continue;
-    const file = path.join(entry.parentPath ?? entry.path, entry.name);
-    const bytes = fs.readFileSync(file);
-    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
-    fs.writeFileSync(
-      `${file}.br`,
-      zlib.brotliCompressSync(bytes, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      }),
-    );
+  for (const file of siteFiles(dist)) {
+    const { gzip, brotli } = compressed(fs.readFileSync(file));
+    fs.writeFileSync(`${file}.gz`, gzip);
+    fs.writeFileSync(`${file}.br`, brotli);
   }
 }
 
