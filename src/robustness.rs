@@ -32,7 +32,9 @@ enum Edit {
 fn edit() -> impl Strategy<Value = Edit> {
     // Characters that matter to JSON more often than chance would pick them.
     let character = prop_oneof![
-        prop::sample::select(vec!['{', '}', '[', ']', '"', ':', ',', '\\', '-', '0', '9', 'e', 'n']),
+        prop::sample::select(vec![
+            '{', '}', '[', ']', '"', ':', ',', '\\', '-', '0', '9', 'e', 'n'
+        ]),
         any::<char>(),
     ];
     prop_oneof![

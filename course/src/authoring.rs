@@ -314,7 +314,9 @@ pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonErr
     let offset = error.span().map(|span| span.start).unwrap_or(0);
     // toml gives no words for some errors (a `key =` at the very end of the file).
     let message = match error.message().trim() {
-        "" => "the TOML breaks off here: a value, a closing quote or a bracket is missing".to_string(),
+        "" => {
+            "the TOML breaks off here: a value, a closing quote or a bracket is missing".to_string()
+        }
         message => message.to_string(),
     };
     at(path, text, offset, message)

@@ -52,8 +52,22 @@ enum Mutation {
 }
 
 const TOKENS: [&str; 16] = [
-    "\"", "'", "[", "]", "{", "}", "=", ",", "\n", "#", "[[variants]]", "0", "-1",
-    "4294967296", "\"\"\"", "\\u0000",
+    "\"",
+    "'",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    ",",
+    "\n",
+    "#",
+    "[[variants]]",
+    "0",
+    "-1",
+    "4294967296",
+    "\"\"\"",
+    "\\u0000",
 ];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -61,7 +75,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         at().prop_map(Mutation::DropLine),
         at().prop_map(Mutation::DoubleLine),
-        (at(), prop::sample::select(TOKENS.to_vec())).prop_map(|(at, token)| Mutation::Insert(at, token)),
+        (at(), prop::sample::select(TOKENS.to_vec()))
+            .prop_map(|(at, token)| Mutation::Insert(at, token)),
         (at(), 1..40u8).prop_map(|(at, length)| Mutation::Cut(at, length)),
         (at(), prop::char::range('0', '9')).prop_map(|(at, digit)| Mutation::Digit(at, digit)),
     ]
@@ -71,16 +86,31 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 fn mutated(text: &str, mutations: &[Mutation]) -> String {
     let mut text = text.to_string();
     for mutation in mutations {
-        let boundaries: Vec<usize> = text.char_indices().map(|(at, _)| at).chain([text.len()]).collect();
+        let boundaries: Vec<usize> = text
+            .char_indices()
+            .map(|(at, _)| at)
+            .chain([text.len()])
+            .collect();
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         text = match mutation {
             Mutation::DropLine(at) if !lines.is_empty() => {
                 let drop = at.index(lines.len());
-                lines.iter().enumerate().filter(|(index, _)| *index != drop).map(|(_, line)| *line).collect()
+                lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(index, _)| *index != drop)
+                    .map(|(_, line)| *line)
+                    .collect()
             }
             Mutation::DoubleLine(at) if !lines.is_empty() => {
                 let double = at.index(lines.len());
-                lines.iter().enumerate().flat_map(|(index, line)| std::iter::repeat_n(*line, if index == double { 2 } else { 1 })).collect()
+                lines
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(index, line)| {
+                        std::iter::repeat_n(*line, if index == double { 2 } else { 1 })
+                    })
+                    .collect()
             }
             Mutation::Insert(at, token) => {
                 let at = boundaries[at.index(boundaries.len())];
