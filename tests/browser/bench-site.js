@@ -14,7 +14,7 @@ import { DIST, ROOT, launchBrowser, stopServer } from './support.js';
 const MINIMAL = path.join(ROOT, 'tests', 'minimal-app', 'dist');
 const RUNS = 7;
 
-const kb = (bytes) => (bytes / 1024).toFixed(1);
+const kb = (bytes) => (bytes / 1024).toFixed(1); // KiB
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** [{ file, raw, gzip, brotli }] for the site in `dist`, and their total. */
@@ -32,7 +32,7 @@ function sizes(dist) {
 }
 
 function printSizes(title, { rows, total }) {
-  console.log(`\n${title}\n| file | raw KB | gzip KB | brotli KB |\n|---|---:|---:|---:|`);
+  console.log(`\n${title}\n| file | raw KiB | gzip KiB | brotli KiB |\n|---|---:|---:|---:|`);
   for (const row of [...rows, total]) {
     console.log(`| ${row.file} | ${kb(row.raw)} | ${kb(row.gzip)} | ${kb(row.brotli)} |`);
   }
@@ -123,8 +123,8 @@ const lab = sizes(DIST);
 const minimal = sizes(MINIMAL);
 printSizes('Idempotency Lab, dist/', lab);
 printSizes('Minimal Yew 0.23 counter app, tests/minimal-app/dist/ (same profile)', minimal);
-console.log(`\nwhole site: ${kb(lab.total.gzip)} KB gzip, ${kb(lab.total.brotli)} KB brotli; ` +
-  `minimal app: ${kb(minimal.total.gzip)} KB gzip, ${kb(minimal.total.brotli)} KB brotli; ` +
+console.log(`\nwhole site: ${kb(lab.total.gzip)} KiB gzip, ${kb(lab.total.brotli)} KiB brotli; ` +
+  `minimal app: ${kb(minimal.total.gzip)} KiB gzip, ${kb(minimal.total.brotli)} KiB brotli; ` +
   `ratio ${(lab.total.gzip / minimal.total.gzip).toFixed(2)}× gzip, ${(lab.total.brotli / minimal.total.brotli).toFixed(2)}× brotli`);
 
 const site = await serve(DIST);
