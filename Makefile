@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 WASM := --target wasm32-unknown-unknown
 PUBLIC_URL ?= /
 
-.PHONY: setup setup-build serve build test check lint test-native test-browser lessons bench clean
+.PHONY: setup setup-build serve serve-dist build bench-site test check lint test-native test-browser lessons bench clean
 
 setup:
 	@scripts/setup.sh all
@@ -20,9 +20,16 @@ setup-build:
 serve: setup-build
 	trunk serve
 
-## Build dist/ for a static host; PUBLIC_URL=/sub/path/ for a sub-path.
+## Build dist/ for a static host; PUBLIC_URL=/sub/path/ for a sub-path. Then its
+## Content-Security-Policy (hashes of the inline loader) and precompressed .gz/.br files.
 build: setup-build
 	trunk build --release --public-url $(PUBLIC_URL)
+	node scripts/postbuild.mjs dist
+
+## Serve the built dist/ as a static host would, compressed, on http://127.0.0.1:8081
+serve-dist:
+	@test -f dist/index.html || $(MAKE) build
+	node scripts/serve-dist.mjs dist 8081
 
 ## Everything CI runs.
 test: setup lint test-native build test-browser
@@ -44,8 +51,9 @@ test-browser:
 lessons:
 	cargo run --quiet -p lab -- check lessons
 
-## Figures, natively and in Chromium (wasm): events/s at three sizes, seeks, the explorer.
-bench: setup build
+## Figures, natively and in Chromium (wasm): events/s at three sizes, seeks, the explorer; then
+## the site's size, first paint and Lighthouse scores beside a minimal Yew app built the same way.
+bench: setup build bench-site
 	cargo bench -p lab-engine --bench engine
 	cargo bench -p lab-engine --bench explore | tee target/bench-explore.txt
 	cd tests/browser && BENCH_NATIVE=../../target/bench-explore.txt node bench-wasm.js
@@ -57,6 +65,12 @@ bench: setup build
 	  else echo "lab run, $$records records: install Debian's time package to measure its peak memory"; fi; \
 	done
 
+## The site's figures only (after make build): one table of sizes, first paint, Lighthouse.
+bench-site: setup
+	cd tests/minimal-app && trunk build --release
+	node scripts/postbuild.mjs tests/minimal-app/dist
+	cd tests/browser && node bench-site.js
+
 clean:
 	cargo clean
-	rm -rf dist test-output
+	rm -rf dist test-output tests/minimal-app/dist

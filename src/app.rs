@@ -22,8 +22,9 @@ pub fn App() -> Html {
     html! {
         <HashRouter>
             <StoreProvider>
-                <a class="skip-link" href="" onclick={skip}>{ "Skip to content" }</a>
+                // Inside the banner landmark: no content of the page is outside a landmark.
                 <header class="site-header">
+                    <a class="skip-link" href="" onclick={skip}>{ "Skip to content" }</a>
                     <Link<Route> to={Route::Home} classes="brand">
                         <span class="brand-mark" aria-hidden="true">{ "↻" }</span>
                         { "Idempotency Lab" }

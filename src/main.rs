@@ -29,8 +29,7 @@ fn route_hash_only() {
         let Ok(hash) = window.location().hash() else {
             return;
         };
-        if hash.len() > 1 && !hash.starts_with("#/") {
-            let route = format!("#/{}", &hash[1..]);
+        if let Some(route) = hash_route(&hash) {
             if let Ok(history) = window.history() {
                 let _ =
                     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route));
@@ -44,3 +43,13 @@ fn route_hash_only() {
         gloo::events::EventListener::new(&window, event, |_| fix()).forget();
     }
 }
+
+/// The hash a location's hash (`#…`, or empty) must become so the router can read it, or `None`
+/// when it already can: `#foo` becomes `#/foo`; `#/…`, `#` and no hash stay.
+fn hash_route(hash: &str) -> Option<String> {
+    let rest = hash.strip_prefix('#').unwrap_or(hash);
+    (!rest.is_empty() && !rest.starts_with('/')).then(|| format!("#/{rest}"))
+}
+
+#[cfg(test)]
+mod robustness;

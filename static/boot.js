@@ -15,7 +15,9 @@ export default function initializer() {
   return {
     onProgress({ current, total }) {
       const element = document.getElementById('boot');
-      if (element && total > 0) {
+      // A policy that forbids WebAssembly fails the start before the download ends: the last
+      // progress must not write over the failure.
+      if (element && total > 0 && !element.classList.contains('boot-failed')) {
         const percent = Math.min(100, Math.round((current / total) * 100));
         element.textContent = `Loading Idempotency Lab… ${percent}%`;
       }

@@ -249,3 +249,18 @@ fn a_try_it_whose_changed_run_ends_before_its_step_is_an_error() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_file_that_breaks_off_after_an_equals_sign_says_what_is_missing() {
+    let broken = |text: String| format!("{text}\n[extra]\nkind =");
+    let lesson = fs::read_to_string(lessons_dir().join("01-lost-reply.toml")).unwrap();
+    let last_line = broken(lesson).lines().count();
+    let found = errors(&course_with("breaks-off", broken));
+    let expected = format!(
+        "01-lost-reply.toml:{last_line}:7: the TOML breaks off here: a value, a closing quote or a bracket is missing"
+    );
+    assert!(
+        found.iter().any(|error| error.ends_with(&expected)),
+        "{found:?}"
+    );
+}

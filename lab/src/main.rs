@@ -310,12 +310,21 @@ fn scenarios(file: &Path, variant: Option<&str>) -> Result<Vec<Target>, Vec<Less
             message: format!("cannot read: {error}"),
         }]
     })?;
+    scenarios_in(file, &text, variant)
+}
+
+/// The scenarios of a file's text: `scenarios` without the reading.
+fn scenarios_in(
+    file: &Path,
+    text: &str,
+    variant: Option<&str>,
+) -> Result<Vec<Target>, Vec<LessonError>> {
     let value: toml::Table = text
         .parse()
-        .map_err(|error: toml::de::Error| vec![authoring::toml_error(file, &text, &error)])?;
+        .map_err(|error: toml::de::Error| vec![authoring::toml_error(file, text, &error)])?;
     if value.contains_key("variants") {
         let dir = file.parent().unwrap_or(Path::new("."));
-        let lesson = authoring::load_lesson(dir, file)?;
+        let lesson = authoring::lesson_from_text(dir, file, text)?;
         let chosen: Vec<Target> = lesson
             .variants
             .into_iter()
@@ -342,7 +351,7 @@ fn scenarios(file: &Path, variant: Option<&str>) -> Result<Vec<Target>, Vec<Less
         return Ok(chosen);
     }
     let scenario: Scenario =
-        toml::from_str(&text).map_err(|error| vec![authoring::toml_error(file, &text, &error)])?;
+        toml::from_str(text).map_err(|error| vec![authoring::toml_error(file, text, &error)])?;
     Ok(vec![Target {
         name: file.display().to_string(),
         kind: None,
@@ -629,3 +638,6 @@ fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod robustness;

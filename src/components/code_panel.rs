@@ -28,7 +28,7 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
     html! {
         <section class="code-panel" aria-labelledby="code-title">
             <h2 id="code-title" class="panel-title">{ "Code" }</h2>
-            <pre aria-labelledby="code-title"><code>{ for lines }</code></pre>
+            <pre aria-labelledby="code-title" tabindex="0"><code>{ for lines }</code></pre>
         </section>
     }
 }

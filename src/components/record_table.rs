@@ -271,7 +271,7 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
     html! {
         <section class="records" aria-labelledby={title_id.clone()}>
             <h2 id={title_id.clone()} class="panel-title">{ props.title.clone() }</h2>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="group" aria-labelledby={title_id.clone()}>
                 <table aria-labelledby={title_id.clone()}>
                     <thead>
                         <tr>

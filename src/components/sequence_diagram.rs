@@ -175,8 +175,8 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     html! {
         <section class="diagram" aria-labelledby="diagram-title">
             <h2 id="diagram-title" class="panel-title">{ "Sequence diagram" }</h2>
-            <div class="diagram-scroll" ref={scroller}>
-                <svg role="img" aria-label={label} viewBox={format!("0 0 {width} {height}")} style={format!("max-width: {width}px")}>
+            <div class="diagram-scroll" ref={scroller} tabindex="0" role="group" aria-labelledby="diagram-title">
+                <svg role="img" aria-label={label} viewBox={format!("0 0 {width} {height}")} width={width.to_string()}>
                     { for heads }
                     { for rows }
                 </svg>

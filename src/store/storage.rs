@@ -29,8 +29,8 @@ thread_local! {
 
 /// The prefix of every key for a site whose base URL is `base_uri`: empty at the root of an
 /// origin, so the keys of a root build are what they always were, and the base URL's directory
-/// (e.g. `/lab/`) under a sub-path, so two builds on one origin never share data. index.html's
-/// inline theme script computes the same prefix.
+/// (e.g. `/lab/`) under a sub-path, so two builds on one origin never share data. The theme script
+/// (static/theme.js) computes the same prefix.
 pub fn key_prefix(base_uri: &str) -> String {
     let after_scheme = base_uri
         .split_once("://")

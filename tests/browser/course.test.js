@@ -13,7 +13,6 @@ import {
   lessonUrl,
   newPage,
   open,
-  screenshot,
   stepper,
   waitForStep,
   waitForText,
@@ -65,7 +64,6 @@ describe('the whole course', () => {
         const shows = /broken at event/.test(seen[step - 1].invariants);
         assert.equal(shows, broken, `${id}, design ${design}, its last step: the invariants panel ${broken ? 'shows a broken invariant' : 'shows every invariant holding'}`);
       }
-      await screenshot(page, `lesson-${id}-final`);
 
       for (let step = total - 1; step >= 1; step -= 1) {
         await back.click();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ROOT, assertNoErrors, newPage, open, screenshot, useSite } from './support.js';
+import { ROOT, assertNoErrors, newPage, open, useSite } from './support.js';
 
 /** Runs the CLI: the built binary when LAB_BIN names it, else through cargo. */
 function lab(args) {
@@ -71,7 +71,6 @@ describe('engine at scale', () => {
       assert.equal(Number(cells[1]), native.states, `K=${faults}: the same distinct states as natively`);
       assert.equal(cells[5], native.complete ? 'yes' : 'no: cut at its budget');
     }
-    await screenshot(page, 'engine-performance');
     assertNoErrors(errors, 'the engine page');
     await close();
   });

@@ -9,7 +9,6 @@ import {
   lessonUrl,
   newPage,
   open,
-  screenshot,
   startServer,
   stepper,
   stopServer,
@@ -54,7 +53,6 @@ describe('interaction', () => {
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     assert.ok(await isFocused(skip), 'the first Tab focuses "Skip to content"');
-    await screenshot(page, 'keyboard-skip-link');
     await page.keyboard.press('Enter');
     assert.ok(await isFocused(page.getByRole('main')), 'the skip link moves focus to the main content');
 
@@ -64,7 +62,6 @@ describe('interaction', () => {
       assert.ok(presses <= 40, 'Tab reaches the Next button within 40 presses');
       await page.keyboard.press('Tab');
     }
-    await screenshot(page, 'keyboard-next-focused');
 
     await page.keyboard.press('Enter');
     await waitForStep(page, 2, total);
@@ -86,7 +83,6 @@ describe('interaction', () => {
     }
     await page.keyboard.press('Enter');
     await waitForStep(page, 2, total);
-    await screenshot(page, 'keyboard-after-back');
     assertNoErrors(errors);
     await close();
   });
@@ -102,7 +98,6 @@ describe('interaction', () => {
     await wrong.click();
     await waitForText(feedback, /^Not quite\. /, { what: 'the feedback' });
     assert.equal(await wrong.getAttribute('aria-pressed'), 'true');
-    await screenshot(page, 'question-wrong');
 
     const right = question.getByRole('button', { name: 'We cannot tell from the timeout alone.' });
     await right.click();
@@ -110,7 +105,6 @@ describe('interaction', () => {
     assert.equal(await right.getAttribute('aria-pressed'), 'true');
     assert.equal(await wrong.getAttribute('aria-pressed'), 'false', 'only the last pick is pressed');
     assert.equal(await feedback.count(), 1, 'one feedback at a time');
-    await screenshot(page, 'question-right');
     assertNoErrors(errors);
     await close();
   });
@@ -141,7 +135,6 @@ describe('interaction', () => {
         assert.equal(verdicts.filter(Boolean).length, 1, `exactly one right answer to "${name}": ${verdicts}`);
         questions += 1;
       }
-      await screenshot(page, `questions-step-${String(step).padStart(2, '0')}`);
     }
     assert.ok(questions >= 3, `the lesson asks at least three questions (${questions})`);
     assertNoErrors(errors);

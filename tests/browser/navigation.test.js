@@ -9,7 +9,6 @@ import {
   lessonUrl,
   newPage,
   open,
-  screenshot,
   stepper,
   waitForStep,
   waitForText,
@@ -44,7 +43,6 @@ describe('navigation', () => {
       assert.equal(hrefs.filter((href) => href === `#/lesson/${id}`).length, 1, `one link on the course map to lesson "${id}"`);
     }
     assert.equal(await page.getByText('Loading Idempotency Lab…').count(), 0, 'the boot message is gone');
-    await screenshot(page, 'home');
     assertNoErrors(errors);
     await close();
   });
@@ -63,7 +61,6 @@ describe('navigation', () => {
     assert.ok(await restart.isDisabled(), 'Restart is disabled at step 1');
     assert.ok(await next.isEnabled(), 'Next is enabled at step 1');
     await page.getByRole('table', { name: 'Records' }).getByRole('row', { name: /OP-001/ }).waitFor();
-    await screenshot(page, 'lesson-opened-from-home');
 
     // The breadcrumb leads back to the course map.
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Course' }).click();
@@ -90,7 +87,6 @@ describe('navigation', () => {
       assert.ok(await back.isDisabled(), 'Back is disabled at step 1');
       const row = page.getByRole('table', { name: 'Records' }).getByRole('row', { name: /OP-001/ });
       await row.waitFor();
-      await screenshot(page, `bad-step-${bad}`);
 
       // The lesson works: Next goes to step 2 and the notice, now out of date, goes away.
       await next.click();
@@ -113,7 +109,6 @@ describe('navigation', () => {
       await page.goto(`${origin}/${hash}`);
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
       assert.match(await page.getByRole('main').textContent(), message);
-      await screenshot(page, `not-found-${hash.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`);
       await page.getByRole('link', { name: 'Go to the course map' }).click();
       await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
       assert.equal(new URL(page.url()).hash, '#/');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 
-import { ROOT, assertNoErrors, newPage, open, screenshot, useSite } from './support.js';
+import { ROOT, assertNoErrors, newPage, open, useSite } from './support.js';
 
 /** Runs `lab retries ARGS --json`: the built binary when LAB_BIN names it, else through cargo. */
 function native(args) {
@@ -120,7 +120,6 @@ describe('retry policies page', () => {
     );
     assert.equal(stack.bottom_calls, 81);
     await page.getByRole('img', { name: 'Calls that reach the backend (log scale)' }).waitFor();
-    await screenshot(page, 'retries');
     assertNoErrors(errors, 'the retry policies page');
     await close();
   });

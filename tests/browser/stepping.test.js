@@ -15,7 +15,6 @@ import {
   readInvariants,
   readLessonState,
   readRecordRow,
-  screenshot,
   startServer,
   stepper,
   stopServer,
@@ -27,7 +26,6 @@ const LESSON = 'lost-reply';
 const OP = 'OP-002';
 const COLUMNS = ['Journal', 'Attempts', 'Receipt', 'Provider records'];
 const ONE_EFFECT = 'At most one effect per logical operation';
-const pad = (step) => String(step).padStart(2, '0');
 
 describe('the lost-reply lesson, step by step', () => {
   let server;
@@ -110,7 +108,7 @@ describe('the lost-reply lesson, step by step', () => {
       }
       const where = `step ${frame.step} (design ${frame.variant + 1}, event ${frame.cursor})`;
       // Reading the DOM and taking the picture do not disturb each other: do both at once.
-      const [state] = await Promise.all([readLessonState(page, OP), screenshot(page, `lost-reply-step-${pad(frame.step)}`)]);
+      const state = await readLessonState(page, OP);
       seen.push(state);
 
       // The Records table: value, "(changed)" mark and duplicate warning of every cell.
@@ -239,7 +237,6 @@ describe('the lost-reply lesson, step by step', () => {
     assert.deepEqual(await readLessonState(page, OP), first, 'Restart shows the state of step 1');
     assert.ok(await back.isDisabled(), 'Back is disabled after Restart');
     assert.ok(await restart.isDisabled(), 'Restart is disabled after Restart');
-    await screenshot(page, 'lost-reply-after-restart');
 
     assertNoErrors(errors);
     await close();
@@ -260,7 +257,6 @@ describe('the lost-reply lesson, step by step', () => {
       assert.deepEqual(await readLessonState(page, OP), stepped[step - 1], `the deep link to step ${step}`);
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/${step}`, 'the deep link stays as it was');
       assert.equal(await page.getByRole('status').filter({ hasText: 'does not have' }).count(), 0, 'no notice');
-      await screenshot(page, `lost-reply-deep-link-${pad(step)}`);
       assertNoErrors(errors, `the deep link to step ${step}`);
       await close();
     }

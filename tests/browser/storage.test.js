@@ -15,7 +15,6 @@ import {
   lessonUrl,
   newPage,
   open,
-  screenshot,
   stepper,
   waitForStep,
   waitForText,
@@ -40,7 +39,6 @@ describe('saved progress and settings', () => {
     const resume = page.getByRole('link', { name: /Continue where you left off/ });
     await resume.waitFor();
     await page.getByText(`5 of ${total} steps`).waitFor();
-    await screenshot(page, 'progress-home');
     await resume.click();
     await waitForStep(page, 5, total);
     assert.match(page.url(), /#\/lesson\/naive-retry\/5$/);
@@ -72,7 +70,6 @@ describe('saved progress and settings', () => {
       assert.match(await notice.textContent(), new RegExp(`kept, unchanged, under the key "${backup}"`));
       if (what === 'a newer format') assert.match(await notice.textContent(), /written by a newer version of the lab/);
       assert.equal(await page.evaluate((name) => localStorage.getItem(name), backup), value);
-      await screenshot(page, `corrupt-${what.replace(/\W+/g, '-')}`);
       await notice.getByRole('button', { name: 'Dismiss' }).click();
       await notice.waitFor({ state: 'detached' });
       // The app keeps working, and the notice does not come back.
@@ -97,7 +94,6 @@ describe('saved progress and settings', () => {
     await waitForText(() => toggle.getAttribute('aria-pressed'), 'true', { what: 'presenter mode' });
     await page.getByRole('button', { name: 'Hide lesson text' }).click();
     await page.getByRole('button', { name: 'Show lesson text' }).waitFor();
-    await page.screenshot({ path: 'test-output/screenshots/presenter-mode.png' });
     // What an instructor needs is on the first screen: the event and the records.
     for (const region of ['What just happened', 'Records']) {
       const box = await page.getByRole('region', { name: region }).boundingBox();
@@ -177,7 +173,6 @@ describe('saved progress and settings', () => {
     assert.deepEqual((await stored(page)).last, ['naive-retry', 5], 'the more recent position stays');
     await page.getByText('5 of 20 steps').waitFor();
     await page.getByText('3 of 10 steps').waitFor();
-    await screenshot(page, 'import-merged');
     await page.getByRole('button', { name: 'Undo import' }).click();
     await waitForText(ioStatus(page), /^Import undone/);
     assert.deepEqual(await stored(page), SAVED, 'Undo restores exactly the progress before');
@@ -252,7 +247,6 @@ describe('saved progress and settings', () => {
     await alert.waitFor();
     assert.match(await alert.textContent(), /QuotaExceededError|quota/);
     assert.match(await alert.textContent(), /The lab keeps working/);
-    await screenshot(page, 'save-refused');
     const total = Number((await waitForText(stepper(page).count, /^Step 1 of \d+$/)).match(/of (\d+)/)[1]);
     await stepper(page).next.click();
     await waitForStep(page, 2, total);

@@ -1,5 +1,5 @@
 // Shared helpers for the real-browser tests: a static server for dist/, Debian's headless
-// Chromium through playwright-core, console-error capture, screenshots, and the expected states
+// Chromium through playwright-core, console-error capture, and the expected states
 // of a lesson computed from the engine's own traces (never hand-typed).
 
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,6 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
-export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots', import.meta.url));
 
 /** How long to wait for anything to appear in the page, in milliseconds. */
 export const TIMEOUT = 10_000;
@@ -145,16 +144,6 @@ export function assertNoErrors(errors, where = 'the page') {
 export async function open(page, url) {
   await page.goto(url);
   await page.getByRole('heading', { level: 1 }).waitFor();
-}
-
-let shots = false;
-/** A full-page screenshot in test-output/screenshots/NAME.png. */
-export async function screenshot(page, name) {
-  if (!shots) {
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    shots = true;
-  }
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
 /** Polls a text source until it matches (string: equal after trimming; RegExp: test). */

@@ -15,7 +15,6 @@ import {
   open,
   readInvariants,
   readRecordRow,
-  screenshot,
   stepper,
   waitForText,
   useSite,
@@ -65,7 +64,6 @@ describe('switches', () => {
     assert.equal(await stepText(page), `Step ${duplicateStep} of ${totalDedup}`, 'the lab stays at the same event');
     assert.deepEqual(await broken(page), []);
     await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByText('your changes').waitFor();
-    await screenshot(page, 'switch-dedup-on');
 
     // And with the lookup as well, this is the lesson's safe design: the run reconciles.
     await switches.getByRole('switch', { name: /Look the operation up before resubmitting/ }).click();
@@ -131,7 +129,6 @@ describe('switches', () => {
     }
     await compare.getByText('Every invariant holds so far').waitFor();
     await compare.getByText('Broken: At most one effect per logical operation').first().waitFor();
-    await screenshot(page, 'compare-naive-retry');
     assertNoErrors(errors);
     await close();
   });

@@ -173,13 +173,25 @@ fn parse<T: for<'de> Deserialize<'de>>(path: &Path, text: &str) -> Result<T, Les
 /// A TOML error as a lesson error at its line and column.
 pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonError {
     let offset = error.span().map(|span| span.start).unwrap_or(0);
-    at(path, text, offset, error.message().to_string())
+    // toml gives no words for some errors (a `key =` at the very end of the file).
+    let message = match error.message().trim() {
+        "" => {
+            "the TOML breaks off here: a value, a closing quote or a bracket is missing".to_string()
+        }
+        message => message.to_string(),
+    };
+    at(path, text, offset, message)
 }
 
 /// Loads and checks one lesson file on its own (for `lab run`).
 pub fn load_lesson(dir: &Path, path: &Path) -> Result<Lesson, Vec<LessonError>> {
     let text = read(path).map_err(|error| vec![error])?;
-    compile(dir, path, &text, Checks::default()).map(|compiled| compiled.lesson)
+    lesson_from_text(dir, path, &text)
+}
+
+/// Checks and compiles the text of one lesson file, `path` in `dir` (which errors name).
+pub fn lesson_from_text(dir: &Path, path: &Path, text: &str) -> Result<Lesson, Vec<LessonError>> {
+    compile(dir, path, text, Checks::default()).map(|compiled| compiled.lesson)
 }
 
 /// One lesson file into a compiled lesson, with each variant run and checked.

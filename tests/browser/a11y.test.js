@@ -1,0 +1,91 @@
+// Accessibility gates on every page of pages.js: axe-core finds no violation (all its rules,
+// WCAG 2.x A and AA and best practices), and at a phone's 375 px nothing runs past the screen's
+// width (no horizontal scrolling).
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+
+import { PAGES } from './pages.js';
+import { assertNoErrors, newPage, useSite } from './support.js';
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core in the page and returns its violations, one line each. The page's CSP forbids
+ * inline scripts (so no addScriptTag); the DevTools protocol evaluates axe's source directly.
+ */
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+  return violations.map(({ id, impact, help, nodes }) => `${id} (${impact}): ${help}: ${nodes.slice(0, 5).join(', ')}${nodes.length > 5 ? ` and ${nodes.length - 5} more` : ''}`);
+}
+
+describe('accessibility (axe-core)', () => {
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  it('axe-core itself finds a violation that is there (an image without a name)', async () => {
+    const { page, close } = await newPage(browser);
+    await page.goto(`${origin}/#/`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.evaluate(() => {
+      const image = document.createElement('img');
+      image.src = 'favicon.svg';
+      document.querySelector('main').append(image);
+    });
+    const violations = await axeViolations(page);
+    assert.ok(violations.some((line) => line.startsWith('image-alt')), `axe saw the unnamed image: ${violations.join('\n')}`);
+    await close();
+  });
+
+  for (const { name, hash, reach } of PAGES) {
+    it(`${name}: no axe-core violation`, async () => {
+      const { page, errors, close } = await newPage(browser);
+      await page.goto(`${origin}/${hash}`);
+      await reach(page);
+      const violations = await axeViolations(page);
+      assert.deepEqual(violations, [], `${name}:\n${violations.join('\n')}`);
+      assertNoErrors(errors, name);
+      await close();
+    });
+  }
+});
+
+describe('no horizontal overflow at 375 px', () => {
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  for (const { name, hash, reach } of PAGES) {
+    it(`${name} fits a 375 × 740 screen`, async () => {
+      const { page, errors, close } = await newPage(browser);
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.goto(`${origin}/${hash}`);
+      await reach(page);
+      const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
+        const root = document.documentElement;
+        // What sticks out, for the message: the outermost elements whose right edge passes the screen.
+        const wide = [...document.querySelectorAll('body *')]
+          .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 0.5)
+          .filter((element) => !element.parentElement || element.parentElement.getBoundingClientRect().right <= root.clientWidth + 0.5)
+          .slice(0, 8)
+          .map((element) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.trim().split(/\s+/).join('.')}` : ''} (right ${Math.round(element.getBoundingClientRect().right)})`);
+        return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+      });
+      assert.ok(scrollWidth <= clientWidth, `${name}: the page is ${scrollWidth} px wide on a ${clientWidth} px screen; past the edge: ${wide.join(', ')}`);
+      assertNoErrors(errors, name);
+      await close();
+    });
+  }
+});

@@ -1,0 +1,69 @@
+// The pages the quality gates visit (csp, accessibility and overflow tests): one entry a page or
+// state, each with the hash to open and `reach`, which brings the page to the state and waits
+// until it is there. New pages (sandbox, retries, explorer result, embed) are one entry more.
+
+import { stepper, waitForText } from './support.js';
+
+/** Waits for "Step K of N" and returns [K, N]. */
+async function stepNumbers(page) {
+  const text = await waitForText(stepper(page).count, /^Step \d+ of \d+$/, { what: 'the step count' });
+  return text.match(/\d+/g).map(Number);
+}
+
+async function heading(page, name) {
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+export const PAGES = [
+  {
+    name: 'the course map',
+    hash: '#/',
+    reach: (page) => heading(page, 'Idempotency Lab'),
+  },
+  {
+    name: 'a lesson at its first step',
+    hash: '#/lesson/lost-reply/1',
+    reach: async (page) => {
+      const [step] = await stepNumbers(page);
+      if (step !== 1) throw new Error(`the lesson opened at step ${step}, not 1`);
+    },
+  },
+  {
+    name: 'a lesson at its last step',
+    hash: '#/lesson/lost-reply/1',
+    reach: async (page) => {
+      await stepNumbers(page);
+      await page.keyboard.press('End');
+      await waitForText(stepper(page).count, /^Step (\d+) of \1$/, { what: 'the last step' });
+    },
+  },
+  {
+    name: 'presenter mode',
+    hash: '#/lesson/lost-reply/9',
+    reach: async (page) => {
+      await stepNumbers(page);
+      const toggle = page.getByRole('button', { name: 'Presenter mode' });
+      await toggle.click();
+      await waitForText(() => toggle.getAttribute('aria-pressed'), 'true', { what: 'presenter mode' });
+    },
+  },
+  {
+    name: 'the compare view',
+    hash: '#/lesson/naive-retry/6',
+    reach: async (page) => {
+      await stepNumbers(page);
+      await page.getByRole('button', { name: 'Compare designs side by side' }).click();
+      await page.getByRole('region', { name: 'Designs side by side' }).getByRole('table').first().waitFor();
+    },
+  },
+  {
+    name: 'the engine page',
+    hash: '#/engine',
+    reach: (page) => heading(page, 'Engine performance'),
+  },
+  {
+    name: 'the 404 page',
+    hash: '#/no-such-page',
+    reach: (page) => heading(page, 'Page not found'),
+  },
+];
