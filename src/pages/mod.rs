@@ -1,4 +1,6 @@
+pub mod address;
 pub mod engine;
 pub mod home;
 pub mod lesson;
 pub mod not_found;
+pub mod scenario;
