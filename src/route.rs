@@ -1,7 +1,8 @@
 //! Every place in the app has a URL; a deep link opens exactly that state. A lesson's address
 //! holds its step and, once the learner changed a design, the changes (`lab_course::share`); a
 //! shared scenario's address holds the whole scenario and its step. Embeds have the same
-//! addresses under `/embed`.
+//! addresses under `/embed`. A link's state takes the rest of the address (`*`), slashes and all,
+//! so a damaged one still reaches its page, which says what is wrong with it.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -18,23 +19,23 @@ pub enum Route {
     Lesson { id: String },
     #[at("/lesson/:id/:step")]
     LessonStep { id: String, step: String },
-    #[at("/lesson/:id/:step/:changes")]
+    #[at("/lesson/:id/:step/*changes")]
     LessonChanged {
         id: String,
         step: String,
         changes: String,
     },
-    #[at("/scenario/:state")]
+    #[at("/scenario/*state")]
     Scenario { state: String },
     #[at("/embed/lesson/:id/:step")]
     EmbedLesson { id: String, step: String },
-    #[at("/embed/lesson/:id/:step/:changes")]
+    #[at("/embed/lesson/:id/:step/*changes")]
     EmbedLessonChanged {
         id: String,
         step: String,
         changes: String,
     },
-    #[at("/embed/:state")]
+    #[at("/embed/*state")]
     EmbedScenario { state: String },
     #[at("/engine")]
     Engine,

@@ -53,7 +53,7 @@ describe('embed', () => {
     const changes = new URL(page.url()).hash.split('/').pop();
     await page.getByRole('button', { name: 'Embed', exact: true }).click();
     const field = page.getByRole('textbox', { name: 'Embed code (800×600)' });
-    assert.equal(await field.getAttribute('readonly'), '', 'read-only');
+    assert.equal(await field.evaluate((element) => element.readOnly), true, 'read-only');
     const snippet = await field.inputValue();
     const src = `${origin}/#/embed/lesson/lost-reply/6/${changes}`;
     assert.equal(snippet, `<iframe src="${src}" width="800" height="600" title="Idempotency Lab: A missing reply is not a failed action" loading="lazy" style="border:0"></iframe>`);

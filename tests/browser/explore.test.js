@@ -72,14 +72,32 @@ describe('what could go wrong', () => {
     await waitForText(stepper(page).count, new RegExp(`^Step ${step} of \\d+$`), { what: 'the breaking step' });
     const card = page.getByRole('region', { name: 'What just happened' });
     await card.getByRole('alert').filter({ hasText: 'Invariant broken' }).first().waitFor();
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('with the lesson\'s fault switched off, it injects faults to break the design, and marks them', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, lessonUrl(origin, 'lost-reply', 1));
+    await page.getByRole('switch', { name: /^Fault: lose reply at provider.submit/ }).click();
+    await explore(page);
+    const found = findings(page);
+    const text = (await found.innerText()).replace(/\s+/g, ' ');
+    const described = text.match(/Shortest counterexample: ((\d+) faults?: .*; breaks (.*) at event (\d+))/);
+    assert.ok(described, text);
+    const [, , faults, , event] = described;
+    assert.ok(Number(faults) >= 1, text);
+    await found.getByRole('button', { name: 'Open it in the player' }).click();
+    await waitForText(stepper(page).count, new RegExp(`^Step ${Number(event) + 1} of \\d+$`), { what: 'the breaking step' });
+    await page.getByRole('region', { name: 'What just happened' }).getByRole('alert').filter({ hasText: 'Invariant broken' }).first().waitFor();
     // The injected faults are marked: in the switches, in the diagram and in the event list.
     const injected = page.getByRole('region', { name: 'Try it yourself: switches' }).getByRole('switch', { name: /^Injected fault: / });
-    assert.equal(await injected.count(), blind.counterexample.faults, 'one switch per injected fault');
+    assert.equal(await injected.count(), Number(faults), 'one switch per injected fault');
     const diagram = page.getByRole('img', { name: /^Sequence diagram of events/ });
     assert.match(await diagram.getAttribute('aria-label'), /faults? marked$/);
     await page.getByText('Event list (text)').click();
     const listed = await page.getByRole('list', { name: 'Events so far' }).getByRole('listitem').allInnerTexts();
-    assert.ok(listed.filter((item) => item.includes('[fault: ')).length >= blind.counterexample.faults, listed.join('\n'));
+    assert.ok(listed.filter((item) => item.includes('[fault: ')).length >= Number(faults), listed.join('\n'));
     await screenshot(page, 'explore-opened');
     assertNoErrors(errors);
     await close();

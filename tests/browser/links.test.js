@@ -46,7 +46,9 @@ describe('links to the exact state', () => {
   it('a link with flipped switches and injected faults reopens identically in a fresh browser', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, 'lost-reply', 1));
-    // Injected faults: the explorer's counterexample, opened in the player.
+    // Injected faults: without the lesson's own lost reply, the explorer must inject faults to
+    // break the blind design; its counterexample opens in the player.
+    await page.getByRole('switch', { name: /^Fault: lose reply at provider.submit/ }).click();
     await page.getByRole('button', { name: 'What could go wrong?', exact: true }).click();
     await page.getByRole('button', { name: 'Open it in the player' }).click();
     await page.getByRole('switch', { name: /^Injected fault: / }).first().waitFor();
@@ -115,7 +117,9 @@ describe('links to the exact state', () => {
       const dialogs = watchDialogs(page);
       await open(page, `${origin}/${hash}`);
       const notice = page.getByRole('status').filter({ hasText: /cannot be shown/ });
-      await notice.waitFor();
+      await notice.waitFor().catch(async (error) => {
+        throw new Error(`${what}: no notice (${error.message.split('\n')[0]}); the page says: ${await page.getByRole('main').innerText()}`);
+      });
       assert.match(await notice.textContent(), reason, what);
       // The default is shown, and it works.
       await waitForText(stepper(page).count, /^Step \d+ of \d+$/, { what: `the stepper (${what})` });
