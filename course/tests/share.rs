@@ -163,8 +163,17 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         })
 }
 
+/// `cases` cases; no failure file (an integration test has no lib.rs beside it to put one by).
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(config(512))]
 
     #[test]
     fn a_lessons_changes_round_trip(
@@ -221,7 +230,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(config(10_000))]
 
     /// Any text at all: an error or a state, never a panic.
     #[test]

@@ -28,7 +28,7 @@ pub fn use_address(
     {
         let written = Rc::clone(&written);
         use_effect_with(
-            (player.setup(), player.from_link()),
+            (player.setup(), player.linked()),
             move |(setup, from_link)| {
                 if !*from_link {
                     let route = route_of(setup);

@@ -19,7 +19,7 @@
 //! - [`use_player`] makes the reducer ([`PlayerState`], actions [`PlayerAction`]) and installs
 //!   playback and the keyboard shortcuts. A page that keeps the address in step dispatches
 //!   `PlayerAction::Load(setup)` when the address changes, and writes the address when
-//!   `PlayerState::from_link` is false (the learner changed something).
+//!   `PlayerState::linked` is false (the learner changed something).
 //! - [`Lab`] renders every panel; children go under the switches.
 //!
 //! The engine runs once per design when the player is made, then once per change of scenario

@@ -250,7 +250,7 @@ impl PlayerState {
     }
 
     /// The last change came from a link or the start, so the address already says it.
-    pub fn from_link(&self) -> bool {
+    pub fn linked(&self) -> bool {
         self.from_link
     }
 
