@@ -68,11 +68,13 @@ fn on_button(event: &web_sys::KeyboardEvent) -> bool {
     })
 }
 
-/// The shortcut a key stands for, if any.
-fn shortcut(event: &web_sys::KeyboardEvent, help_open: bool) -> Option<Shortcut> {
-    if event.ctrl_key() || event.meta_key() || event.alt_key() || typing(event) {
-        return None;
-    }
+/// Whether a key is a shortcut at all: not with a modifier, not while typing.
+fn ours(event: &web_sys::KeyboardEvent) -> bool {
+    !(event.ctrl_key() || event.meta_key() || event.alt_key() || typing(event))
+}
+
+/// The player action a key stands for, if any.
+fn shortcut(event: &web_sys::KeyboardEvent, help_open: bool) -> Option<PlayerAction> {
     let action = match event.key().as_str() {
         "ArrowRight" | "PageDown" => PlayerAction::Next,
         "ArrowLeft" | "PageUp" => PlayerAction::Back,
@@ -82,15 +84,9 @@ fn shortcut(event: &web_sys::KeyboardEvent, help_open: bool) -> Option<Shortcut>
         " " if !on_button(event) => PlayerAction::TogglePlay,
         "?" => PlayerAction::ToggleHelp,
         "Escape" if help_open => PlayerAction::CloseHelp,
-        "p" | "P" => return Some(Shortcut::Presenter),
         _ => return None,
     };
-    Some(Shortcut::Player(action))
-}
-
-enum Shortcut {
-    Player(PlayerAction),
-    Presenter,
+    Some(action)
 }
 
 /// Arrows (and a presentation remote's Page keys) step, Home/End jump, Space plays, ? shows the
@@ -114,10 +110,15 @@ pub fn use_shortcuts(player: &UseReducerHandle<PlayerState>) {
                 let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
                     return;
                 };
-                match shortcut(event, help.get()) {
-                    None => return,
-                    Some(Shortcut::Player(action)) => dispatcher.dispatch(action),
-                    Some(Shortcut::Presenter) => app.dispatch(AppAction::TogglePresenter),
+                if !ours(event) {
+                    return;
+                }
+                if matches!(event.key().as_str(), "p" | "P") {
+                    app.dispatch(AppAction::TogglePresenter);
+                } else if let Some(action) = shortcut(event, help.get()) {
+                    dispatcher.dispatch(action);
+                } else {
+                    return;
                 }
                 event.prevent_default();
             },
