@@ -2,6 +2,7 @@
 //! drive them; it never re-implements engine logic.
 
 mod app;
+mod clock;
 mod components;
 mod course;
 mod download;

@@ -9,6 +9,8 @@ use gloo::timers::callback::Timeout;
 use lab_engine::{Budget, Explorer, Report, Scenario};
 use yew::prelude::*;
 
+use crate::clock::now_milliseconds;
+
 /// Milliseconds of exploring per slice: under a frame, so the page repaints between slices.
 const SLICE_MILLISECONDS: f64 = 12.0;
 /// Transitions between two looks at the clock.
@@ -64,13 +66,6 @@ impl PartialEq for Status {
             _ => false,
         }
     }
-}
-
-/// Milliseconds from a monotonic clock; the wall clock where a browser lacks one.
-fn now_milliseconds() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or_else(js_sys::Date::now, |performance| performance.now())
 }
 
 /// One slice of exploring: the status after it.
