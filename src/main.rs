@@ -2,12 +2,14 @@
 //! drive them; it never re-implements engine logic.
 
 mod app;
+mod clock;
 mod components;
 mod course;
 mod download;
 mod frames;
 mod pages;
 mod panic;
+mod player;
 mod route;
 mod store;
 

@@ -4,9 +4,11 @@
 //! `authoring` reads `lessons/` (a manifest and one TOML file per lesson, narrative in Markdown),
 //! runs every variant through the engine, checks each against its expectations, and renders the
 //! Markdown to HTML with raw HTML escaped. The app's `build.rs` and `lab check` use it, so no TOML
-//! or Markdown parser ships in the WebAssembly.
+//! or Markdown parser ships in the WebAssembly. `share` encodes and decodes links to a state of the
+//! lab.
 
 pub mod model;
+pub mod share;
 
 #[cfg(feature = "authoring")]
 pub mod authoring;

@@ -8,6 +8,7 @@ pub mod question;
 pub mod record_table;
 pub mod sequence_diagram;
 pub mod settings;
+pub mod share;
 pub mod stepper;
 pub mod switches;
 pub mod variant_bar;

@@ -10,6 +10,7 @@ use lab_engine::{BatchSpec, Budget, Engine, Explorer, Scenario};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use crate::clock::now_milliseconds;
 use crate::route::Route;
 
 /// The batch sizes measured, in order.
@@ -87,13 +88,6 @@ struct Run {
     status: Status,
     batches: Vec<Batch>,
     explored: Vec<Explored>,
-}
-
-/// Milliseconds from a monotonic clock; the wall clock where a browser lacks one.
-fn now_milliseconds() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or_else(js_sys::Date::now, |performance| performance.now())
 }
 
 /// Builds the whole trace of the reference batch at `records`, as the lesson player would,
