@@ -12,6 +12,7 @@ use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::scenario_text;
 use crate::model::{
     BreakAt, Choice, Course, Expect, Explore, Lesson, Question, QuestionKind, Section, Step,
     TryExpect, TryIt, Variant, VariantKind, FORMAT_VERSION,
@@ -311,8 +312,17 @@ fn parse<T: for<'de> Deserialize<'de>>(path: &Path, text: &str) -> Result<T, Les
 
 /// A TOML error as a lesson error at its line and column.
 pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonError {
-    let offset = error.span().map(|span| span.start).unwrap_or(0);
-    at(path, text, offset, error.message().to_string())
+    located(path, scenario_text::toml_error(text, error))
+}
+
+/// A scenario text's error as a lesson error in `path`.
+pub fn located(path: &Path, error: scenario_text::TextError) -> LessonError {
+    LessonError {
+        file: path.to_path_buf(),
+        line: error.line,
+        column: error.column,
+        message: error.message,
+    }
 }
 
 /// Loads and checks one lesson file on its own (for `lab run`).
@@ -323,14 +333,7 @@ pub fn load_lesson(dir: &Path, path: &Path) -> Result<Lesson, Vec<LessonError>> 
 
 /// An error at a byte offset of a file.
 fn at(path: &Path, text: &str, offset: usize, message: String) -> LessonError {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() as u32 + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .map(|rest| rest.chars().count())
-        .unwrap_or(0) as u32
-        + 1;
+    let (line, column) = scenario_text::line_column(text, offset);
     LessonError {
         file: path.to_path_buf(),
         line,
