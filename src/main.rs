@@ -9,7 +9,9 @@ mod frames;
 mod pages;
 mod panic;
 mod route;
+mod sandbox;
 mod store;
+mod svg_export;
 
 fn main() {
     panic::install();

@@ -3,7 +3,9 @@
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-use crate::pages::{engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound};
+use crate::pages::{
+    engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, sandbox::SandboxPage,
+};
 
 #[derive(Clone, Debug, PartialEq, Routable)]
 pub enum Route {
@@ -15,6 +17,8 @@ pub enum Route {
     LessonStep { id: String, step: String },
     #[at("/engine")]
     Engine,
+    #[at("/sandbox")]
+    Sandbox,
     #[not_found]
     #[at("/404")]
     NotFound,
@@ -29,6 +33,7 @@ pub fn switch(route: Route) -> Html {
             html! { <LessonPage {id} step={Some(AttrValue::from(step))} /> }
         }
         Route::Engine => html! { <EnginePage /> },
+        Route::Sandbox => html! { <SandboxPage /> },
         Route::NotFound => html! { <NotFound /> },
     }
 }

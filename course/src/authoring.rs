@@ -12,11 +12,11 @@ use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::scenario_text;
 use crate::model::{
     BreakAt, Choice, Course, Expect, Explore, Lesson, Question, QuestionKind, Section, Step,
     TryExpect, TryIt, Variant, VariantKind, FORMAT_VERSION,
 };
+use crate::scenario_text;
 
 /// The manifest's file name inside the lessons folder.
 pub const MANIFEST: &str = "course.toml";

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use lab_engine::{Scenario, ScenarioError};
+use lab_engine::{Payload, Scenario, ScenarioError};
 
 /// The longest scenario text read, in bytes: a generated batch of 10,000 records is about
 /// 1.3 MB, so this leaves room for the engine's 100,000-run cap without reading anything huge.
@@ -47,7 +47,9 @@ pub fn parse(text: &str) -> Result<Scenario, TextError> {
         });
     }
     let scenario: Scenario = toml::from_str(text).map_err(|error| toml_error(text, &error))?;
-    scenario.validate().map_err(|error| rule_error(text, &error))?;
+    scenario
+        .validate()
+        .map_err(|error| rule_error(text, &error))?;
     Ok(scenario)
 }
 
@@ -56,6 +58,30 @@ pub fn write(scenario: &Scenario) -> String {
     // Every field of a scenario is a string, number, boolean, table or array of them, so TOML
     // can always write it; a failure would be a bug in the engine's types.
     toml::to_string(scenario).expect("a scenario is always representable in TOML")
+}
+
+/// A payload written as TOML's inline-table fields, `amount = 5, user = "ann"`, as the
+/// sandbox's forms show it.
+pub fn write_payload(payload: &Payload) -> String {
+    let table = toml::Value::try_from(payload).expect("a payload is a flat map of scalars");
+    let text = table.to_string();
+    // An inline table prints as `{ a = 1, b = 2 }`; the braces are the form's, not the learner's.
+    let inner = text.trim().trim_start_matches('{').trim_end_matches('}');
+    inner.trim().to_string()
+}
+
+/// The payload of `amount = 5, user = "ann"`; Err says what is wrong in words.
+pub fn parse_payload(text: &str) -> Result<Payload, String> {
+    #[derive(serde::Deserialize)]
+    struct Wrapped {
+        payload: Payload,
+    }
+    if text.contains('\n') {
+        return Err("a payload is written on one line".into());
+    }
+    toml::from_str::<Wrapped>(&format!("payload = {{ {text} }}"))
+        .map(|wrapped| wrapped.payload)
+        .map_err(|error| error.message().to_string())
 }
 
 /// A TOML parse error at its position.
@@ -180,9 +206,21 @@ runs = [{ op = "OP-1" }]
         let error = parse(&text).expect_err("out of range");
         assert_eq!((error.line, error.column), (11, 1), "{error}");
 
-        let text = format!("{SMALL}\n[[faults]]\nfault = \"crash\"\nat = \"table.write\"\nnth = 1\n");
+        let text =
+            format!("{SMALL}\n[[faults]]\nfault = \"crash\"\nat = \"table.write\"\nnth = 1\n");
         let error = parse(&text).expect_err("reserve never writes a table");
         assert_eq!((error.line, error.column), (12, 6), "{error}");
+    }
+
+    #[test]
+    fn a_payload_reads_back_and_refuses_what_is_not_one() {
+        let payload = parse_payload(r#"amount = 5, user = "ann", paid = true"#).expect("valid");
+        assert_eq!(payload.len(), 3);
+        assert_eq!(parse_payload(&write_payload(&payload)), Ok(payload));
+        assert_eq!(parse_payload(""), Ok(Payload::new()));
+        assert!(parse_payload("amount = ").is_err());
+        assert!(parse_payload("nested = { a = 1 }").is_err());
+        assert!(parse_payload("a = 1 }, b = { c = 2").is_err());
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub fn Home() -> Html {
             <p class="meta">{ format!("{} {} · about {} minutes", course.lessons.len(), if course.lessons.len() == 1 { "lesson" } else { "lessons" }, total_minutes) }</p>
             { for resume }
             { for sections }
+            <p class="sandbox-link">
+                <Link<Route> to={Route::Sandbox}>{ "Open the sandbox" }</Link<Route>>
+                { ": build a scenario of your own, from any lesson's design or from blank." }
+            </p>
             <section class="course-section your-progress" aria-labelledby="your-progress">
                 <h2 id="your-progress">{ "Your progress" }</h2>
                 <p class="meta">{ "Progress is saved in this browser only. Export it to keep a copy or move it to another browser." }</p>

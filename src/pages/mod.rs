@@ -2,3 +2,4 @@ pub mod engine;
 pub mod home;
 pub mod lesson;
 pub mod not_found;
+pub mod sandbox;

@@ -1,0 +1,328 @@
+//! The sandbox: the learner builds a scenario of their own, from a lesson's design or from blank,
+//! in forms or as TOML text (the two kept in step), runs it and steps through it, exports the
+//! scenario and the diagram, and imports a scenario file. It is saved in this browser, so a
+//! reload loses nothing.
+
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
+use lab_course::scenario_text;
+use lab_engine::{Engine, Scenario, Trace, WorkflowKind};
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::components::event_card::EventCard;
+use crate::components::fields::SelectField;
+use crate::components::invariants::Invariants;
+use crate::components::record_table::RecordTable;
+use crate::components::scenario_form::ScenarioForm;
+use crate::components::scenario_text::ScenarioText;
+use crate::components::sequence_diagram::SequenceDiagram;
+use crate::components::stepper::Stepper;
+use crate::course::course;
+use crate::route::Route;
+use crate::sandbox::{blank, Sandbox, SandboxAction};
+use crate::store::{load_sandbox, save_sandbox, use_app, use_app_dispatch, AppAction, Speed};
+
+/// How long typing must pause before the text is read, in milliseconds: reading a scenario of
+/// thousands of records takes a moment, and a half-typed word is never worth an error.
+const READ_PAUSE_MS: u32 = 400;
+/// Events the diagram draws before the cursor.
+const DIAGRAM_WINDOW: u32 = 120;
+/// Operations the records table shows around the current one.
+const RECORDS_WINDOW: usize = 20;
+/// The start-from choice for a blank scenario.
+const BLANK: &str = "blank";
+
+/// Every design of every lesson, as (value, what the option says), after the blank one.
+fn start_options() -> Vec<(String, String)> {
+    let course = course();
+    let mut options = vec![(BLANK.to_string(), "A blank scenario".to_string())];
+    for lesson in &course.lessons {
+        for variant in &lesson.variants {
+            let kind = match variant.kind {
+                lab_course::VariantKind::Safe => "safe",
+                lab_course::VariantKind::Unsafe => "unsafe",
+            };
+            options.push((
+                format!("{}/{}", lesson.id, variant.id),
+                format!("{}: {} ({kind})", lesson.title, variant.label),
+            ));
+        }
+    }
+    options
+}
+
+/// The scenario a start-from choice names.
+fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
+    if choice == BLANK {
+        return Some(blank(workflow));
+    }
+    let (lesson, variant) = choice.split_once('/')?;
+    let course = course();
+    Some(course.lesson(lesson)?.variant(variant)?.scenario.clone())
+}
+
+/// The operations the records table shows: a window around the current event's operation.
+fn shown_operations(scenario: &Scenario, current: Option<&str>) -> (Vec<String>, usize) {
+    let total = scenario.operations.len();
+    let at = current
+        .and_then(|op| {
+            scenario
+                .operations
+                .iter()
+                .position(|operation| operation.id == op)
+        })
+        .unwrap_or(0);
+    let first = at
+        .saturating_sub(RECORDS_WINDOW / 4)
+        .min(total.saturating_sub(RECORDS_WINDOW));
+    let shown = scenario.operations[first..(first + RECORDS_WINDOW).min(total)]
+        .iter()
+        .map(|operation| operation.id.clone())
+        .collect();
+    (shown, first)
+}
+
+/// Milliseconds since the page loaded.
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or(0.0, |performance| performance.now())
+}
+
+#[component]
+pub fn SandboxPage() -> Html {
+    let loaded = use_memo((), |_| load_sandbox());
+    let state = {
+        let loaded = Rc::clone(&loaded);
+        use_reducer(move || Sandbox::restored(&loaded.0, || blank(WorkflowKind::Reserve)))
+    };
+    let save_problem = use_state(|| None::<String>);
+    let cursor = use_state(|| 0u32);
+    let playing = use_state(|| false);
+    let start = use_state(|| BLANK.to_string());
+    let speed = use_app().settings.speed;
+    let dispatch = use_app_dispatch();
+    let run = {
+        let scenario = Rc::clone(&state.scenario);
+        use_memo(state.scenario_revision, move |_| {
+            let began = now_ms();
+            let trace = Engine::run((*scenario).clone()).map(Rc::new);
+            (trace, now_ms() - began)
+        })
+    };
+    {
+        // Typed text is read once typing pauses.
+        let dispatcher = state.dispatcher();
+        use_effect_with(
+            (state.text_revision, state.checked),
+            move |&(_, checked)| {
+                let timer = (!checked).then(|| {
+                    Timeout::new(READ_PAUSE_MS, move || {
+                        dispatcher.dispatch(SandboxAction::Check)
+                    })
+                });
+                move || drop(timer)
+            },
+        );
+    }
+    {
+        // Saved whenever the text has been read: the text as typed, and the scenario that runs.
+        let state = state.clone();
+        let save_problem = save_problem.clone();
+        use_effect_with(
+            (state.scenario_revision, state.text_revision, state.checked),
+            move |&(_, _, checked)| {
+                if checked {
+                    match save_sandbox(&state.saved()) {
+                        Ok(()) => save_problem.set(None),
+                        Err(reason) => save_problem.set(Some(format!(
+                            "Your sandbox could not be saved in this browser ({reason}). It stays in this tab; download it as TOML to keep a copy."
+                        ))),
+                    }
+                }
+            },
+        );
+    }
+    let trace: Option<Rc<Trace>> = run.0.as_ref().ok().cloned();
+    let events = trace.as_ref().map_or(0, |trace| trace.len());
+    // A changed scenario keeps the learner at the same event, or the last one it has.
+    let at = (*cursor).min(events);
+    {
+        let playing = playing.clone();
+        let cursor = cursor.clone();
+        use_effect_with(
+            (*playing, at, speed, events),
+            move |&(is_playing, at, speed, events)| {
+                let timer = (is_playing && at < events)
+                    .then(|| Timeout::new(speed.delay_ms(), move || cursor.set(at + 1)));
+                if is_playing && at >= events {
+                    playing.set(false);
+                }
+                move || drop(timer)
+            },
+        );
+    }
+    let ongo = {
+        let cursor = cursor.clone();
+        Callback::from(move |frame: u32| cursor.set(frame.min(events)))
+    };
+    let ontoggleplay = {
+        let playing = playing.clone();
+        Callback::from(move |_| playing.set(!*playing))
+    };
+    let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
+    let onedit = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |scenario| dispatcher.dispatch(SandboxAction::Edit(scenario)))
+    };
+    let ontype = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |text| dispatcher.dispatch(SandboxAction::Type(text)))
+    };
+    let onimport = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |(name, text)| {
+            dispatcher.dispatch(SandboxAction::Import { name, text })
+        })
+    };
+    let onimportfailed = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |message| dispatcher.dispatch(SandboxAction::ImportFailed(message)))
+    };
+    let onstartchoice = {
+        let start = start.clone();
+        Callback::from(move |choice: String| start.set(choice))
+    };
+    let onstart = {
+        let dispatcher = state.dispatcher();
+        let choice = (*start).clone();
+        let workflow = state.scenario.workflow;
+        let cursor = cursor.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(scenario) = start_scenario(&choice, workflow) {
+                cursor.set(0);
+                dispatcher.dispatch(SandboxAction::Edit(scenario));
+            }
+        })
+    };
+    let ondownloadtoml = {
+        let scenario = Rc::clone(&state.scenario);
+        Callback::from(move |_: MouseEvent| {
+            let text = scenario_text::write(&scenario);
+            if let Err(error) =
+                crate::download::download_text("sandbox-scenario.toml", &text, "application/toml")
+            {
+                gloo::console::error!(format!("download failed: {error}"));
+            }
+        })
+    };
+    let lab = use_node_ref();
+    let ondownloadsvg = {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| {
+            let svg = lab
+                .cast::<web_sys::Element>()
+                .and_then(|lab| lab.query_selector(".diagram svg").ok().flatten());
+            let Some(svg) = svg else {
+                return;
+            };
+            let title = svg
+                .get_attribute("aria-label")
+                .unwrap_or_else(|| "Sequence diagram".into());
+            let written = crate::svg_export::standalone_svg(
+                &svg,
+                &format!("Idempotency Lab sandbox: {title}"),
+            )
+            .and_then(|text| {
+                crate::download::download_text("sandbox-diagram.svg", &text, "image/svg+xml")
+            });
+            if let Err(error) = written {
+                gloo::console::error!(format!("download failed: {error}"));
+            }
+        })
+    };
+
+    let lab_view = match &trace {
+        None => {
+            // The reducer only keeps scenarios that validate, and the engine runs every valid one.
+            let error = run
+                .0
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
+        }
+        Some(trace) => {
+            let event = (at > 0).then(|| trace.events[(at - 1) as usize].clone());
+            let (operations, first) = shown_operations(
+                &state.scenario,
+                event.as_ref().map(|event| event.op.as_str()),
+            );
+            let total = state.scenario.operations.len();
+            let lanes: Vec<(String, String)> = trace
+                .lanes
+                .iter()
+                .map(|lane| (lane.id.clone(), lane.label.clone()))
+                .collect();
+            let ongoevent = ongo.clone();
+            html! {
+                <>
+                    <p class="meta" role="status">
+                        { format!("{} events, run by the engine in {:.0} ms.", events, run.1) }
+                    </p>
+                    <Stepper frame={at} total={events + 1} ongo={ongo.clone()} playing={*playing} {ontoggleplay} markers={Vec::new()} {speed} {onspeed} />
+                    <EventCard event={event} cursor={at} events={events} lanes={lanes} />
+                    if total > operations.len() {
+                        <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
+                    }
+                    <RecordTable world={trace.state_at(at)} previous={(at > 0).then(|| trace.state_at(at - 1))} operations={operations}
+                        lanes={trace.lanes.clone()} stages={trace.stages.clone()} />
+                    <SequenceDiagram trace={Rc::clone(trace)} cursor={at} window={DIAGRAM_WINDOW} />
+                    <Invariants verdicts={trace.verdicts_at(at)} {ongoevent} />
+                </>
+            }
+        }
+    };
+    html! {
+        <main id="main" tabindex="-1" class="page sandbox">
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+                <Link<Route> to={Route::Home}>{ "Course" }</Link<Route>>
+                <span aria-hidden="true">{ " / " }</span>
+                <span aria-current="page">{ "Sandbox" }</span>
+            </nav>
+            <h1>{ "Sandbox" }</h1>
+            <p class="lead">{ "Build a scenario of your own: start from a lesson's design or from blank, change it in the forms or in its TOML text, and step through what the engine does. Your sandbox is saved in this browser." }</p>
+            if let Some(notice) = loaded.1.clone() {
+                <p class="notice" role="alert">{ notice }</p>
+            }
+            if let Some(problem) = (*save_problem).clone() {
+                <p class="notice" role="alert">{ problem }</p>
+            }
+            <div class="start-from" role="group" aria-label="Start from">
+                <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
+                <button type="button" onclick={onstart}>{ "Start from this design" }</button>
+            </div>
+            <div class="sandbox-editor">
+                <section class="scenario-editor" aria-labelledby="scenario-forms-title">
+                    <h2 id="scenario-forms-title" class="panel-title">{ "Scenario" }</h2>
+                    if let Some(problem) = state.form_error.clone() {
+                        <p class="field-problem" role="alert">{ problem }</p>
+                    }
+                    <ScenarioForm scenario={Rc::clone(&state.scenario)} {onedit} disabled={state.error.is_some()} />
+                </section>
+                <ScenarioText text={Rc::clone(&state.text)} error={state.error.clone()} checked={state.checked}
+                    import={state.import.clone()} {ontype} {onimport} {onimportfailed} />
+            </div>
+            <section class="lab" aria-label="Lab" ref={lab}>
+                <div class="export-bar">
+                    <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
+                    <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
+                </div>
+                { lab_view }
+            </section>
+        </main>
+    }
+}
