@@ -192,7 +192,10 @@ impl Reducible for Sandbox {
                 }
                 Err(error) => Rc::new(Sandbox {
                     import: Some(Err(format!(
-                        "{name} was not imported: at {error}. Your scenario is unchanged."
+                        "{name} was not imported: at line {}, column {}: {}. Your scenario is unchanged.",
+                        error.line,
+                        error.column,
+                        crate::components::scenario_text::one_line(&error.message)
                     ))),
                     ..(*self).clone()
                 }),

@@ -25,6 +25,16 @@ pub struct ScenarioTextProps {
     pub onimportfailed: Callback<String>,
 }
 
+/// A checker message on one line, without its closing full stop.
+pub fn one_line(message: &str) -> String {
+    let lines: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    lines.join("; ").trim_end_matches('.').to_string()
+}
+
 #[component]
 pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
     let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
@@ -68,7 +78,7 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
     let status = match (&props.error, props.checked) {
         (Some(error), _) => html! {
             <p id="scenario-text-status" class="field-problem" role="alert">
-                { format!("Line {}, column {}: {}. The lab keeps running the last valid scenario.", error.line, error.column, error.message.trim_end_matches('.')) }
+                { format!("Line {}, column {}: {}. The lab keeps running the last valid scenario.", error.line, error.column, one_line(&error.message)) }
             </p>
         },
         (None, false) => {

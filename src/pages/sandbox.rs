@@ -173,24 +173,21 @@ pub fn SandboxPage() -> Html {
         Callback::from(move |_| playing.set(!*playing))
     };
     let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
-    let onedit = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |scenario| dispatcher.dispatch(SandboxAction::Edit(scenario)))
-    };
-    let ontype = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |text| dispatcher.dispatch(SandboxAction::Type(text)))
-    };
-    let onimport = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |(name, text)| {
-            dispatcher.dispatch(SandboxAction::Import { name, text })
-        })
-    };
-    let onimportfailed = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |message| dispatcher.dispatch(SandboxAction::ImportFailed(message)))
-    };
+    // Made once: the editor's components re-render only when what they show changes, never
+    // on a step (the text box can hold a megabyte of text).
+    let dispatcher = state.dispatcher();
+    let onedit = use_callback(dispatcher.clone(), |scenario, dispatcher| {
+        dispatcher.dispatch(SandboxAction::Edit(scenario))
+    });
+    let ontype = use_callback(dispatcher.clone(), |text, dispatcher| {
+        dispatcher.dispatch(SandboxAction::Type(text))
+    });
+    let onimport = use_callback(dispatcher.clone(), |(name, text), dispatcher| {
+        dispatcher.dispatch(SandboxAction::Import { name, text })
+    });
+    let onimportfailed = use_callback(dispatcher, |message, dispatcher| {
+        dispatcher.dispatch(SandboxAction::ImportFailed(message))
+    });
     let onstartchoice = {
         let start = start.clone();
         Callback::from(move |choice: String| start.set(choice))
