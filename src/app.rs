@@ -9,6 +9,21 @@ use crate::store::{LoadNotice, StoreProvider};
 
 #[component]
 pub fn App() -> Html {
+    html! {
+        <HashRouter>
+            <StoreProvider>
+                <Shell />
+            </StoreProvider>
+        </HashRouter>
+    }
+}
+
+/// The site around the page; an embed gets the page alone.
+#[component]
+fn Shell() -> Html {
+    if use_route::<Route>().is_some_and(|route| route.is_embed()) {
+        return html! { <Switch<Route> render={switch} /> };
+    }
     // The router owns the URL's hash, so the skip link moves focus itself instead of using "#main".
     let skip = Callback::from(|event: MouseEvent| {
         event.prevent_default();
@@ -20,8 +35,7 @@ pub fn App() -> Html {
         }
     });
     html! {
-        <HashRouter>
-            <StoreProvider>
+        <>
                 <a class="skip-link" href="" onclick={skip}>{ "Skip to content" }</a>
                 <header class="site-header">
                     <Link<Route> to={Route::Home} classes="brand">
@@ -37,7 +51,6 @@ pub fn App() -> Html {
                     { "Every run is a deterministic simulation: nothing is sent anywhere. " }
                     <Link<Route> to={Route::Engine}>{ "Engine performance" }</Link<Route>>
                 </footer>
-            </StoreProvider>
-        </HashRouter>
+        </>
     }
 }

@@ -54,6 +54,12 @@ impl Frames {
     pub fn start_of(&self, variant: usize) -> u32 {
         self.frame(variant, 0)
     }
+
+    /// The number of events of a variant (its last cursor).
+    pub fn events_of(&self, variant: usize) -> u32 {
+        let end = self.starts.get(variant + 1).copied().unwrap_or(self.total);
+        end.saturating_sub(self.start_of(variant) + 1)
+    }
 }
 
 /// The narrative step that applies at a frame: the last one bound at or before it.

@@ -8,6 +8,7 @@ mod download;
 mod frames;
 mod pages;
 mod panic;
+mod player;
 mod route;
 mod sandbox;
 mod store;

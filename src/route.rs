@@ -1,10 +1,14 @@
-//! Every place in the app has a URL; a deep link opens exactly that state.
+//! Every place in the app has a URL; a deep link opens exactly that state. A lesson's address
+//! holds its step and, once the learner changed a design, the changes (`lab_course::share`); a
+//! shared scenario's address holds the whole scenario and its step. Embeds have the same
+//! addresses under `/embed`.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::pages::{
     engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, sandbox::SandboxPage,
+    scenario::ScenarioPage,
 };
 
 #[derive(Clone, Debug, PartialEq, Routable)]
@@ -15,6 +19,24 @@ pub enum Route {
     Lesson { id: String },
     #[at("/lesson/:id/:step")]
     LessonStep { id: String, step: String },
+    #[at("/lesson/:id/:step/:changes")]
+    LessonChanged {
+        id: String,
+        step: String,
+        changes: String,
+    },
+    #[at("/scenario/:state")]
+    Scenario { state: String },
+    #[at("/embed/lesson/:id/:step")]
+    EmbedLesson { id: String, step: String },
+    #[at("/embed/lesson/:id/:step/:changes")]
+    EmbedLessonChanged {
+        id: String,
+        step: String,
+        changes: String,
+    },
+    #[at("/embed/:state")]
+    EmbedScenario { state: String },
     #[at("/engine")]
     Engine,
     #[at("/sandbox")]
@@ -24,14 +46,60 @@ pub enum Route {
     NotFound,
 }
 
+impl Route {
+    /// An embed shows only the lab: no site header, footer or course map.
+    pub fn is_embed(&self) -> bool {
+        matches!(
+            self,
+            Route::EmbedLesson { .. }
+                | Route::EmbedLessonChanged { .. }
+                | Route::EmbedScenario { .. }
+        )
+    }
+
+    /// The address of a lesson's step, with the learner's changes if any.
+    pub fn lesson(id: &str, step: u32, changes: Option<String>, embedded: bool) -> Route {
+        let (id, step) = (id.to_string(), step.to_string());
+        match (changes, embedded) {
+            (None, false) => Route::LessonStep { id, step },
+            (None, true) => Route::EmbedLesson { id, step },
+            (Some(changes), false) => Route::LessonChanged { id, step, changes },
+            (Some(changes), true) => Route::EmbedLessonChanged { id, step, changes },
+        }
+    }
+
+    /// The address of a shared scenario.
+    pub fn scenario(state: String, embedded: bool) -> Route {
+        match embedded {
+            false => Route::Scenario { state },
+            true => Route::EmbedScenario { state },
+        }
+    }
+}
+
 /// Renders the page for a route.
 pub fn switch(route: Route) -> Html {
+    let lesson = |id: String, step: Option<String>, changes: Option<String>, embedded: bool| {
+        html! {
+            <LessonPage
+                {id}
+                step={step.map(AttrValue::from)}
+                changes={changes.map(AttrValue::from)}
+                {embedded}
+            />
+        }
+    };
     match route {
         Route::Home => html! { <Home /> },
-        Route::Lesson { id } => html! { <LessonPage {id} step={None::<AttrValue>} /> },
-        Route::LessonStep { id, step } => {
-            html! { <LessonPage {id} step={Some(AttrValue::from(step))} /> }
+        Route::Lesson { id } => lesson(id, None, None, false),
+        Route::LessonStep { id, step } => lesson(id, Some(step), None, false),
+        Route::LessonChanged { id, step, changes } => lesson(id, Some(step), Some(changes), false),
+        Route::EmbedLesson { id, step } => lesson(id, Some(step), None, true),
+        Route::EmbedLessonChanged { id, step, changes } => {
+            lesson(id, Some(step), Some(changes), true)
         }
+        Route::Scenario { state } => html! { <ScenarioPage {state} embedded={false} /> },
+        Route::EmbedScenario { state } => html! { <ScenarioPage {state} embedded={true} /> },
         Route::Engine => html! { <EnginePage /> },
         Route::Sandbox => html! { <SandboxPage /> },
         Route::NotFound => html! { <NotFound /> },

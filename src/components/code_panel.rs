@@ -1,18 +1,27 @@
 //! The workflow's code, as the sources write it, with the line being executed marked.
 
+use std::rc::Rc;
+
+use lab_engine::Trace;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct CodePanelProps {
-    pub code: Vec<String>,
-    /// The 0-based line of the current event, if it has one.
-    pub line: Option<u16>,
+    /// The run; the line marked is the one of the event at `cursor`.
+    pub trace: Rc<Trace>,
+    pub cursor: u32,
 }
 
 #[component]
 pub fn CodePanel(props: &CodePanelProps) -> Html {
-    let lines = props.code.iter().enumerate().map(|(index, text)| {
-        let current = props.line == Some(index as u16);
+    let trace = &props.trace;
+    let line = props
+        .cursor
+        .checked_sub(1)
+        .and_then(|index| trace.events.get(index as usize))
+        .and_then(|event| event.line);
+    let lines = trace.code.iter().enumerate().map(|(index, text)| {
+        let current = line == Some(index as u16);
         html! {
             <span class={classes!("code-line", current.then_some("current"))} aria-current={current.then_some("true")}>
                 <span class="line-number" aria-hidden="true">{ format!("{:>2} ", index + 1) }</span>

@@ -8,8 +8,8 @@ use crate::components::record_table::RecordTable;
 
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {
-    /// Each design's label, kind and trace.
-    pub designs: Vec<(String, VariantKind, std::rc::Rc<Trace>)>,
+    /// Each design's label, kind (none for a free scenario) and trace.
+    pub designs: Vec<(String, Option<VariantKind>, std::rc::Rc<Trace>)>,
     /// The event to compare at (each design clamps it to its own length).
     pub cursor: u32,
     pub operations: Vec<String>,
@@ -19,24 +19,25 @@ pub struct CompareProps {
 pub fn Compare(props: &CompareProps) -> Html {
     let columns = props.designs.iter().enumerate().map(|(index, (label, kind, trace))| {
         let cursor = props.cursor.min(trace.len());
-        let world = trace.state_at(cursor);
         let broken: Vec<&str> = trace
             .broken_by(cursor)
             .into_iter()
             .map(|invariant| invariant.statement())
             .collect();
-        let badge = match kind {
+        let badge = kind.map(|kind| match kind {
             VariantKind::Unsafe => "unsafe",
             VariantKind::Safe => "safe",
-        };
+        });
         html! {
             <div class="compare-column">
                 <h3>
                     { format!("Design {}: {label} ", index + 1) }
-                    <span class={classes!("badge", badge)}>{ badge }</span>
+                    if let Some(badge) = badge {
+                        <span class={classes!("badge", badge)}>{ badge }</span>
+                    }
                 </h3>
                 <p class="meta">{ format!("after event {cursor} of {}", trace.len()) }</p>
-                <RecordTable world={world} previous={None::<lab_engine::World>} operations={props.operations.clone()} lanes={trace.lanes.clone()} stages={trace.stages.clone()} title={format!("Records, design {}", index + 1)} />
+                <RecordTable trace={std::rc::Rc::clone(trace)} {cursor} mark_changes={false} operations={props.operations.clone()} title={format!("Records, design {}", index + 1)} />
                 if broken.is_empty() {
                     <p class="holds-all"><span aria-hidden="true">{ "✓ " }</span>{ "Every invariant holds so far" }</p>
                 } else {

@@ -1,31 +1,36 @@
 //! What the last step did, in words.
 
-use lab_engine::Event;
+use std::rc::Rc;
+
+use lab_engine::Trace;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct EventCardProps {
-    /// The event just executed; `None` before the first.
-    pub event: Option<Event>,
+    /// The run; the card says what the event at `cursor` did (nothing, at cursor 0).
+    pub trace: Rc<Trace>,
     pub cursor: u32,
-    pub events: u32,
-    /// Lane ids and the names to show for them.
-    pub lanes: Vec<(String, String)>,
 }
 
 #[component]
 pub fn EventCard(props: &EventCardProps) -> Html {
-    let body = match &props.event {
+    let trace = &props.trace;
+    let events = trace.len();
+    let event = props
+        .cursor
+        .checked_sub(1)
+        .and_then(|index| trace.events.get(index as usize));
+    let body = match event {
         None => html! {
-            <p>{ format!("Nothing has happened yet. This design runs {} events; press Next to run the first.", props.events) }</p>
+            <p>{ format!("Nothing has happened yet. This design runs {events} events; press Next to run the first.") }</p>
         },
         Some(event) => {
             let name = |id: &str| {
-                props
+                trace
                     .lanes
                     .iter()
-                    .find(|(lane, _)| lane == id)
-                    .map(|(_, label)| label.clone())
+                    .find(|lane| lane.id == id)
+                    .map(|lane| lane.label.clone())
                     .unwrap_or_else(|| id.to_string())
             };
             let messages = event.messages.iter().map(|message| {
@@ -38,7 +43,7 @@ pub fn EventCard(props: &EventCardProps) -> Html {
             html! {
                 <>
                     <p class="event-head">
-                        <span class="event-index">{ format!("Event {} of {}", event.index, props.events) }</span>
+                        <span class="event-index">{ format!("Event {} of {events}", event.index) }</span>
                         <span class="event-tick">{ format!("tick {}", event.tick) }</span>
                         if let Some(fault) = event.fault {
                             <span class="badge fault">{ format!("fault: {}", fault.name().replace('_', " ")) }</span>

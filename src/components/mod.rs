@@ -11,6 +11,7 @@ pub mod scenario_form;
 pub mod scenario_text;
 pub mod sequence_diagram;
 pub mod settings;
+pub mod share;
 pub mod stepper;
 pub mod switches;
 pub mod variant_bar;

@@ -2,20 +2,21 @@
 //! effect hold. The columns follow the lanes of the workflow. Cells that changed at this step are
 //! marked, in text as well as colour; a duplicate says so in words.
 
-use lab_engine::{JobStatus, Lane, LaneKind, World};
+use std::rc::Rc;
+
+use lab_engine::{JobStatus, Lane, LaneKind, Trace, World};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct RecordTableProps {
-    pub world: World,
-    /// The state before the current event, to mark what changed.
-    pub previous: Option<World>,
+    /// The run, shown as it stands at `cursor`. Shared, not copied.
+    pub trace: Rc<Trace>,
+    pub cursor: u32,
+    /// Mark the cells the event at the cursor changed.
+    #[prop_or(true)]
+    pub mark_changes: bool,
     /// The operations of the scenario, in order.
     pub operations: Vec<String>,
-    /// The lanes of this workflow, which decide the columns.
-    pub lanes: Vec<Lane>,
-    /// The workflow's stages in the order a run reaches them (`Trace::stages`).
-    pub stages: Vec<String>,
     /// The table's name; several tables on one page need different ones.
     #[prop_or(AttrValue::from("Records"))]
     pub title: AttrValue,
@@ -229,11 +230,16 @@ fn totals(world: &World, lanes: &[Lane]) -> Vec<String> {
 
 #[component]
 pub fn RecordTable(props: &RecordTableProps) -> Html {
-    let columns = columns(&props.lanes);
+    let trace = &props.trace;
+    let world = trace.state_at(props.cursor);
+    let previous =
+        (props.mark_changes && props.cursor > 0).then(|| trace.state_at(props.cursor - 1));
+    let (lanes, stages) = (&trace.lanes, &trace.stages);
+    let columns = columns(lanes);
     let rows = props.operations.iter().map(|op| {
         let tds = columns.iter().map(|column| {
-            let now = cell(&props.world, &props.stages, op, column);
-            let changed = props.previous.as_ref().is_some_and(|before| cell(before, &props.stages, op, column).text != now.text);
+            let now = cell(&world, stages, op, column);
+            let changed = previous.as_ref().is_some_and(|before| cell(before, stages, op, column).text != now.text);
             let duplicate = now.effects > 1;
             html! {
                 <td class={classes!(changed.then_some("changed"), duplicate.then_some("duplicate"))}>
@@ -261,7 +267,7 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
             </tr>
         }
     });
-    let totals = totals(&props.world, &props.lanes);
+    let totals = totals(&world, lanes);
     let title_id = format!(
         "{}-title",
         props
@@ -308,22 +314,21 @@ mod tests {
         Engine::run(scenario("lost-reply", "reconcile")).expect("runs")
     }
 
-    async fn render(trace: &Trace, world: World, previous: Option<World>) -> String {
-        render_operations(trace, world, previous, &["OP-001"]).await
+    async fn render(trace: &Trace, cursor: u32, mark_changes: bool) -> String {
+        render_operations(trace, cursor, mark_changes, &["OP-001"]).await
     }
 
     async fn render_operations(
         trace: &Trace,
-        world: World,
-        previous: Option<World>,
+        cursor: u32,
+        mark_changes: bool,
         operations: &[&str],
     ) -> String {
         let props = RecordTableProps {
-            world,
-            previous,
+            trace: std::rc::Rc::new(trace.clone()),
+            cursor,
+            mark_changes,
             operations: operations.iter().map(|op| op.to_string()).collect(),
-            lanes: trace.lanes.clone(),
-            stages: trace.stages.clone(),
             title: "Records".into(),
         };
         yew::LocalServerRenderer::<RecordTable>::with_props(props)
@@ -340,7 +345,7 @@ mod tests {
             .find(|event| event.fault.is_some())
             .expect("a fault")
             .index;
-        let html = render(&trace, trace.state_at(lost), Some(trace.state_at(lost - 1))).await;
+        let html = render(&trace, lost, true).await;
         assert!(html.contains("pending"), "{html}");
         assert!(html.contains("1: receipt-OP-001"), "{html}");
         assert!(
@@ -352,7 +357,7 @@ mod tests {
     #[tokio::test]
     async fn shows_no_row_before_the_first_event() {
         let trace = trace();
-        let html = render(&trace, trace.initial.clone(), None).await;
+        let html = render(&trace, 0, true).await;
         assert!(html.contains("no row") && html.contains("none"), "{html}");
         assert!(!html.contains("(changed)"));
     }
@@ -364,7 +369,7 @@ mod tests {
         let trace = Engine::run(scenario("resume-stage", "resume")).expect("runs");
         let last = trace.state_at(trace.len());
         let op = last.journal.keys().next().expect("a journal row").clone();
-        let html = render_operations(&trace, last, None, &[&op]).await;
+        let html = render_operations(&trace, trace.len(), false, &[&op]).await;
         assert!(
             html.contains("model_call, downstream_write, notification"),
             "{html}"
@@ -385,7 +390,7 @@ mod tests {
             "{:?}",
             last.tracker
         );
-        let html = render_operations(&trace, last, None, &[&op]).await;
+        let html = render_operations(&trace, trace.len(), false, &[&op]).await;
         assert!(html.contains("marked done"), "{html}");
     }
 

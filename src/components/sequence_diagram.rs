@@ -111,10 +111,17 @@ fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
     } else {
         html! {}
     };
+    // Every fault is marked where it struck, under the event's number, in words.
+    let fault = event.fault.map(|fault| {
+        html! {
+            <text class="fault-mark" x="4" y={(top + 30).to_string()}>{ format!("⚡ {}", short(&fault.name().replace('_', " "), 14)) }</text>
+        }
+    });
     html! {
-        <g class={classes!("event-row", current.then_some("current"))} id={format!("diagram-event-{}", event.index)}>
+        <g class={classes!("event-row", current.then_some("current"), event.fault.is_some().then_some("faulted"))} id={format!("diagram-event-{}", event.index)}>
             <rect class="row-band" x="0" y={top.to_string()} width={width.to_string()} height={ROW_HEIGHT.to_string()} />
             <text class="event-number" x="4" y={(top + 14).to_string()}>{ event.index }</text>
+            { for fault }
             { for messages }
             { note }
         </g>
@@ -169,8 +176,14 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             </li>
         }
     });
+    let faults = shown.iter().filter(|event| event.fault.is_some()).count();
+    let marked = match faults {
+        0 => String::new(),
+        1 => ", 1 fault marked".to_string(),
+        count => format!(", {count} faults marked"),
+    };
     let label = format!(
-        "Sequence diagram of events {} to {} between {}",
+        "Sequence diagram of events {} to {} between {}{marked}",
         start + 1,
         end,
         props

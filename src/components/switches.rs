@@ -1,22 +1,26 @@
-//! The current design's choices and planned faults as toggles. Flipping one asks the engine to
-//! run the changed scenario; the lab then shows that run, at the same event.
+//! The current design's choices and faults as toggles. Flipping one asks the player to run the
+//! changed scenario; the lab then shows that run, at the same event. The faults listed are the
+//! design's own and any the learner's scenario adds (a counterexample's injected faults).
 
-use lab_engine::{FaultRule, Scenario};
+use lab_engine::{fault_phrase, FaultRule, Scenario, Switch};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct SwitchesProps {
-    /// The scenario the lab shows now (the lesson's design, or the learner's changed copy).
+    /// The scenario the lab shows now (the design as written, or the learner's changed copy).
     pub scenario: Scenario,
-    /// The lesson's own design for this variant, to mark what the learner changed.
+    /// The design as written, to mark what the learner changed.
     pub original: Scenario,
-    /// The faults of the lesson's design, each of which can be switched off and on again.
-    pub faults: Vec<FaultRule>,
-    pub onchange: Callback<Scenario>,
+    pub onflip: Callback<Switch>,
+    /// Takes a fault out of the scenario, or puts it back.
+    pub onfault: Callback<FaultRule>,
     pub onreset: Callback<()>,
+    /// The name of the button that undoes the learner's changes.
+    #[prop_or(AttrValue::from("Back to the lesson's design"))]
+    pub reset_label: AttrValue,
 }
 
-fn fault_label(rule: &FaultRule) -> String {
+fn fault_label(rule: &FaultRule, injected: bool) -> String {
     let when = match (rule.nth, rule.chance_permille) {
         (Some(nth), _) => format!("occurrence {nth}"),
         (None, Some(permille)) => format!("{:.1}% of the time", f64::from(permille) / 10.0),
@@ -27,24 +31,28 @@ fn fault_label(rule: &FaultRule) -> String {
         .as_ref()
         .map(|worker| format!(", {worker}"))
         .unwrap_or_default();
-    format!(
-        "Fault: {} at {} ({when}{worker})",
-        rule.fault.name().replace('_', " "),
-        rule.at.name()
-    )
+    let name = rule.fault.name().replace('_', " ");
+    let at = rule.at.name();
+    match injected {
+        false => format!("Fault: {name} at {at} ({when}{worker})"),
+        true => format!(
+            "Injected fault: {} at {at} ({when}{worker})",
+            fault_phrase(rule.fault)
+        ),
+    }
 }
 
 #[component]
 pub fn Switches(props: &SwitchesProps) -> Html {
     let scenario = &props.scenario;
-    let changed = scenario != &props.original;
+    let original = &props.original;
+    let changed = scenario != original;
     let design_rows = scenario.workflow.switches().iter().map(|&switch| {
         let on = switch.get(scenario);
-        let differs = on != switch.get(&props.original);
+        let differs = on != switch.get(original);
         let onchange = {
-            let scenario = scenario.clone();
-            let onchange = props.onchange.clone();
-            Callback::from(move |_: Event| onchange.emit(switch.set(&scenario, !on)))
+            let onflip = props.onflip.clone();
+            Callback::from(move |_: Event| onflip.emit(switch))
         };
         html! {
             <li class={classes!(differs.then_some("differs"))}>
@@ -58,27 +66,30 @@ pub fn Switches(props: &SwitchesProps) -> Html {
             </li>
         }
     });
-    let fault_rows = props.faults.iter().map(|rule| {
+    // The design's own faults, each of which can be switched off and on again, then the faults
+    // only the learner's scenario has.
+    let added = scenario
+        .faults
+        .iter()
+        .filter(|rule| !original.faults.contains(rule));
+    let rules: Vec<(&FaultRule, bool)> = original
+        .faults
+        .iter()
+        .map(|rule| (rule, false))
+        .chain(added.map(|rule| (rule, true)))
+        .collect();
+    let fault_rows = rules.into_iter().map(|(rule, injected)| {
         let on = scenario.faults.contains(rule);
         let onchange = {
-            let scenario = scenario.clone();
             let rule = rule.clone();
-            let onchange = props.onchange.clone();
-            Callback::from(move |_: Event| {
-                let mut next = scenario.clone();
-                if on {
-                    next.faults.retain(|existing| existing != &rule);
-                } else {
-                    next.faults.push(rule.clone());
-                }
-                onchange.emit(next);
-            })
+            let onfault = props.onfault.clone();
+            Callback::from(move |_: Event| onfault.emit(rule.clone()))
         };
         html! {
-            <li>
+            <li class={classes!(injected.then_some("injected"))}>
                 <label>
                     <input type="checkbox" role="switch" checked={on} {onchange} />
-                    { " " }{ fault_label(rule) }
+                    { " " }{ fault_label(rule, injected) }
                 </label>
             </li>
         }
@@ -97,8 +108,8 @@ pub fn Switches(props: &SwitchesProps) -> Html {
             </ul>
             if changed {
                 <p class="custom-note" role="status">
-                    { "You are looking at your own variant of this design. It is not part of the lesson's link. " }
-                    <button type="button" onclick={onreset}>{ "Back to the lesson's design" }</button>
+                    { "You are looking at your own variant of this design; the page's link holds it. " }
+                    <button type="button" onclick={onreset}>{ props.reset_label.clone() }</button>
                 </p>
             }
         </section>

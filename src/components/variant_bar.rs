@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct VariantBarProps {
-    /// Each variant's label and kind.
-    pub variants: Vec<(String, VariantKind)>,
+    /// Each variant's label and kind (none for a free scenario).
+    pub variants: Vec<(String, Option<VariantKind>)>,
     pub current: u32,
     /// The design the learner changed with the switches, if any.
     #[prop_or_default]
@@ -27,21 +27,23 @@ pub fn VariantBar(props: &VariantBarProps) -> Html {
             let start = props.starts[index];
             let ongo = props.ongo.clone();
             let onclick = Callback::from(move |_| ongo.emit(start));
-            let (badge, class) = match kind {
-                VariantKind::Unsafe => ("unsafe", "unsafe"),
-                VariantKind::Safe => ("safe", "safe"),
-            };
+            let badge = kind.map(|kind| match kind {
+                VariantKind::Unsafe => "unsafe",
+                VariantKind::Safe => "safe",
+            });
             html! {
                 <li>
                     <button
                         type="button"
-                        class={classes!("variant", class, current.then_some("current"))}
+                        class={classes!("variant", badge, current.then_some("current"))}
                         aria-current={current.then_some("step")}
                         {onclick}
                     >
                         <span class="design-number">{ format!("Design {}", index + 1) }</span>
                         <span class="design-label">{ label.clone() }</span>
-                        <span class={classes!("badge", class)}>{ badge }</span>
+                        if let Some(badge) = badge {
+                            <span class={classes!("badge", badge)}>{ badge }</span>
+                        }
                     if props.custom == Some(index as u32) {
                         <span class="badge custom">{ "your changes" }</span>
                     }

@@ -1,5 +1,7 @@
+pub mod address;
 pub mod engine;
 pub mod home;
 pub mod lesson;
 pub mod not_found;
 pub mod sandbox;
+pub mod scenario;

@@ -7,10 +7,11 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use lab_course::scenario_text;
-use lab_engine::{Engine, Scenario, Trace, WorkflowKind};
+use lab_engine::{Scenario, WorkflowKind};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use crate::components::code_panel::CodePanel;
 use crate::components::event_card::EventCard;
 use crate::components::fields::SelectField;
 use crate::components::invariants::Invariants;
@@ -20,6 +21,7 @@ use crate::components::scenario_text::ScenarioText;
 use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::stepper::Stepper;
 use crate::course::course;
+use crate::player::{use_player, Design, PlayerAction, Setup, WhatCouldGoWrong};
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction};
 use crate::store::{load_sandbox, save_sandbox, use_app, use_app_dispatch, AppAction, Speed};
@@ -31,6 +33,8 @@ const READ_PAUSE_MS: u32 = 400;
 const DIAGRAM_WINDOW: u32 = 120;
 /// Operations the records table shows around the current one.
 const RECORDS_WINDOW: usize = 20;
+/// Markers the scrubber lists: a run of thousands of records can have thousands of faults.
+const MARKERS_MAX: usize = 30;
 /// The start-from choice for a blank scenario.
 const BLANK: &str = "blank";
 
@@ -99,19 +103,37 @@ pub fn SandboxPage() -> Html {
         use_reducer(move || Sandbox::restored(&loaded.0, || blank(WorkflowKind::Reserve)))
     };
     let save_problem = use_state(|| None::<String>);
-    let cursor = use_state(|| 0u32);
-    let playing = use_state(|| false);
     let start = use_state(|| BLANK.to_string());
     let speed = use_app().settings.speed;
     let dispatch = use_app_dispatch();
-    let run = {
-        let scenario = Rc::clone(&state.scenario);
-        use_memo(state.scenario_revision, move |_| {
-            let began = now_ms();
-            let trace = Engine::run((*scenario).clone()).map(Rc::new);
-            (trace, now_ms() - began)
-        })
+    // The player shows the sandbox's scenario: it runs the engine when it is made (timed here)
+    // and on every `Load` of a changed scenario (timed by the effect below).
+    let designs = {
+        let first = (*state.scenario).clone();
+        use_memo((), move |_| vec![Design::free("Your scenario", first)])
     };
+    let began = now_ms();
+    let player = use_player(Rc::clone(&designs), Setup::default());
+    let run_ms = use_state(move || now_ms() - began);
+    {
+        let dispatcher = player.dispatcher();
+        let scenario = Rc::clone(&state.scenario);
+        let frame = player.frame();
+        let run_ms = run_ms.clone();
+        let shown = use_mut_ref(|| state.scenario_revision);
+        use_effect_with(state.scenario_revision, move |&revision| {
+            if *shown.borrow() != revision {
+                *shown.borrow_mut() = revision;
+                let began = now_ms();
+                // The reducer runs the engine as it is dispatched.
+                dispatcher.dispatch(PlayerAction::Load(Setup {
+                    custom: Some((0, (*scenario).clone())),
+                    frame,
+                }));
+                run_ms.set(now_ms() - began);
+            }
+        });
+    }
     {
         // Typed text is read once typing pauses.
         let dispatcher = state.dispatcher();
@@ -145,32 +167,21 @@ pub fn SandboxPage() -> Html {
             },
         );
     }
-    let trace: Option<Rc<Trace>> = run.0.as_ref().ok().cloned();
-    let events = trace.as_ref().map_or(0, |trace| trace.len());
-    // A changed scenario keeps the learner at the same event, or the last one it has.
-    let at = (*cursor).min(events);
-    {
-        let playing = playing.clone();
-        let cursor = cursor.clone();
-        use_effect_with(
-            (*playing, at, speed, events),
-            move |&(is_playing, at, speed, events)| {
-                let timer = (is_playing && at < events)
-                    .then(|| Timeout::new(speed.delay_ms(), move || cursor.set(at + 1)));
-                if is_playing && at >= events {
-                    playing.set(false);
-                }
-                move || drop(timer)
-            },
-        );
-    }
-    let ongo = {
-        let cursor = cursor.clone();
-        Callback::from(move |frame: u32| cursor.set(frame.min(events)))
+    let send = |make: fn(u32) -> PlayerAction| {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |value: u32| dispatcher.dispatch(make(value)))
     };
+    let ongo = send(PlayerAction::Seek);
+    let ongoevent = send(PlayerAction::SeekEvent);
     let ontoggleplay = {
-        let playing = playing.clone();
-        Callback::from(move |_| playing.set(!*playing))
+        let dispatcher = player.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
+    };
+    let onopen = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |(scenario, event)| {
+            dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event })
+        })
     };
     let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
     // Made once: the editor's components re-render only when what they show changes, never
@@ -196,10 +207,8 @@ pub fn SandboxPage() -> Html {
         let dispatcher = state.dispatcher();
         let choice = (*start).clone();
         let workflow = state.scenario.workflow;
-        let cursor = cursor.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(scenario) = start_scenario(&choice, workflow) {
-                cursor.set(0);
                 dispatcher.dispatch(SandboxAction::Edit(scenario));
             }
         })
@@ -241,44 +250,42 @@ pub fn SandboxPage() -> Html {
         })
     };
 
-    let lab_view = match &trace {
-        None => {
-            // The reducer only keeps scenarios that validate, and the engine runs every valid one.
-            let error = run
-                .0
-                .as_ref()
-                .err()
-                .map(ToString::to_string)
-                .unwrap_or_default();
+    let lab_view = match player.error() {
+        Some(error) => {
             html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
         }
-        Some(trace) => {
-            let event = (at > 0).then(|| trace.events[(at - 1) as usize].clone());
-            let (operations, first) = shown_operations(
-                &state.scenario,
-                event.as_ref().map(|event| event.op.as_str()),
-            );
-            let total = state.scenario.operations.len();
-            let lanes: Vec<(String, String)> = trace
-                .lanes
-                .iter()
-                .map(|lane| (lane.id.clone(), lane.label.clone()))
-                .collect();
-            let ongoevent = ongo.clone();
+        None => {
+            let (variant, cursor) = player.located();
+            let trace = player.trace();
+            let scenario = player.scenario_of(variant).clone();
+            let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
+            let (operations, first) = shown_operations(&scenario, current);
+            let total = scenario.operations.len();
+            let mut markers = player.markers();
+            markers.truncate(MARKERS_MAX);
             html! {
                 <>
                     <p class="meta" role="status">
-                        { format!("{} events, run by the engine in {:.0} ms.", events, run.1) }
+                        { format!("{} events, run by the engine in {:.0} ms.", trace.len(), *run_ms) }
                     </p>
-                    <Stepper frame={at} total={events + 1} ongo={ongo.clone()} playing={*playing} {ontoggleplay} markers={Vec::new()} {speed} {onspeed} />
-                    <EventCard event={event} cursor={at} events={events} lanes={lanes} />
+                    if let Some(notice) = player.notice() {
+                        <p class="notice" role="status">{ notice.to_string() }</p>
+                    }
+                    if scenario != *state.scenario {
+                        <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
+                    }
+                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
+                    <EventCard trace={Rc::clone(&trace)} {cursor} />
                     if total > operations.len() {
                         <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
                     }
-                    <RecordTable world={trace.state_at(at)} previous={(at > 0).then(|| trace.state_at(at - 1))} operations={operations}
-                        lanes={trace.lanes.clone()} stages={trace.stages.clone()} />
-                    <SequenceDiagram trace={Rc::clone(trace)} cursor={at} window={DIAGRAM_WINDOW} />
-                    <Invariants verdicts={trace.verdicts_at(at)} {ongoevent} />
+                    <RecordTable trace={Rc::clone(&trace)} {cursor} {operations} />
+                    <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
+                    <div class="lab-pair">
+                        <CodePanel trace={Rc::clone(&trace)} {cursor} />
+                        <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
+                    </div>
+                    <WhatCouldGoWrong {scenario} budget={designs[0].budget.clone()} {onopen} />
                 </>
             }
         }

@@ -119,6 +119,25 @@ describe('the sandbox', () => {
     await close();
   });
 
+  it('"What could go wrong?" finds a counterexample of an unsafe design and opens it in the player', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, sandboxUrl(origin));
+    await startFrom(page, DESIGN);
+    // The lesson's design runs without a fault; the explorer injects them itself.
+    await page.getByRole('button', { name: 'What could go wrong?' }).click();
+    const found = page.getByRole('region', { name: 'What the explorer found' });
+    await waitForText(found.getByText(/^Shortest counterexample:/), /^Shortest counterexample: .*breaks /, { what: 'the counterexample', timeout: 60_000 });
+    const broken = await found.getByRole('list', { name: 'Every invariant, over every schedule' }).getByRole('listitem').allTextContents();
+    assert.ok(broken.some((item) => /broken/i.test(item)), `an invariant is broken: ${broken.join(' | ')}`);
+    await found.getByRole('button', { name: 'Open it in the player' }).click();
+    await page.getByText("The lab shows the explorer's counterexample, not your scenario").waitFor();
+    const invariants = page.getByRole('region', { name: 'Invariants' });
+    await waitForText(invariants, /broken at event \d+/, { what: 'the broken invariant' });
+    await screenshot(page, 'sandbox-counterexample');
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('text with an error names its line and column, and the last valid run goes on', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, sandboxUrl(origin));

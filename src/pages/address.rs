@@ -1,0 +1,72 @@
+//! Keeps the address bar and a player in step, both ways: the learner's changes replace the
+//! address (no history entry per step); an address the page did not write (a link opened, a step
+//! typed, Back in the browser) loads into the player.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::player::{PlayerAction, PlayerState, Setup};
+use crate::route::Route;
+
+/// `asked` is what the address shown now asks the player to show; `route_of` writes the address
+/// of a player state.
+#[hook]
+pub fn use_address(
+    player: &UseReducerHandle<PlayerState>,
+    asked: Setup,
+    route_of: Rc<dyn Fn(&Setup) -> Route>,
+) {
+    let navigator = use_navigator().expect("a player page is inside a router");
+    let address = use_route::<Route>();
+    // Addresses written and not yet seen back in the route, oldest first: the router may show
+    // an older one while the player has moved on, and that is not a link to load.
+    let written = use_mut_ref(VecDeque::<Route>::new);
+    {
+        let written = Rc::clone(&written);
+        use_effect_with(
+            (player.setup(), player.from_link()),
+            move |(setup, from_link)| {
+                if !*from_link {
+                    let route = route_of(setup);
+                    navigator.replace(&route);
+                    written.borrow_mut().push_back(route);
+                }
+            },
+        );
+    }
+    let current = player.setup();
+    let dispatcher = player.dispatcher();
+    use_effect_with(address, move |address| {
+        let echo = address
+            .as_ref()
+            .is_some_and(|address| seen_back(&written, address));
+        if echo || asked == current {
+            return;
+        }
+        dispatcher.dispatch(PlayerAction::Load(asked));
+    });
+}
+
+/// Whether `route` is one the page wrote (then it and every older one are done with).
+fn seen_back(written: &RefCell<VecDeque<Route>>, route: &Route) -> bool {
+    let mut written = written.borrow_mut();
+    match written.iter().position(|candidate| candidate == route) {
+        Some(position) => {
+            written.drain(..=position);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The full address of a route on this site, as a learner would paste it.
+pub fn absolute(route: &Route) -> String {
+    let location = gloo::utils::window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_else(|_| "/".into());
+    format!("{origin}{path}#{}", route.to_path())
+}

@@ -1,0 +1,123 @@
+//! A scenario someone shared: the whole scenario and its step in the address, played in the same
+//! lab as a lesson. A link that cannot be read shows why, and the default scenario (the course's
+//! first design).
+
+use std::rc::Rc;
+
+use lab_course::share::{decode, encode, ShareError, Shared, WholeScenario};
+use lab_engine::Scenario;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::components::share::Share;
+use crate::course::course;
+use crate::pages::address::{absolute, use_address};
+use crate::player::{use_player, Design, Lab, Setup};
+use crate::route::Route;
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioPageProps {
+    /// The shared state, as the link encodes it.
+    pub state: AttrValue,
+    /// Only the lab, for an `<iframe>`.
+    pub embedded: bool,
+}
+
+/// The scenario shown when a link cannot be read: the course's first design.
+fn default_scenario() -> Scenario {
+    course().lessons[0].variants[0].scenario.clone()
+}
+
+/// The scenario and the 1-based step a link names.
+fn read(state: &str) -> Result<(Scenario, u32), ShareError> {
+    match decode(state)? {
+        Shared::Scenario { scenario, step } => Ok((scenario.read()?, step)),
+        Shared::Lesson { .. } => Err(ShareError::Malformed),
+    }
+}
+
+/// The address of a scenario at a frame.
+fn route_of(scenario: &Scenario, frame: u32, embedded: bool) -> Route {
+    let state = encode(&Shared::Scenario {
+        scenario: WholeScenario::of(scenario),
+        step: frame + 1,
+    });
+    Route::scenario(state, embedded)
+}
+
+#[component]
+pub fn ScenarioPage(props: &ScenarioPageProps) -> Html {
+    let read = read(&props.state);
+    // The design is the scenario the page was opened with; a later link loads as a change to it.
+    let designs = {
+        let first = read
+            .as_ref()
+            .map(|(scenario, _)| scenario.clone())
+            .unwrap_or_else(|_| default_scenario());
+        use_memo((), move |_| vec![Design::free("Shared scenario", first)])
+    };
+    let notice = read.as_ref().err().map(|error| {
+        format!("This link cannot be shown: {error}. Showing the default scenario instead.")
+    });
+    let asked = match &read {
+        Ok((scenario, step)) => Setup {
+            custom: Some((0, scenario.clone())),
+            frame: step.saturating_sub(1),
+        },
+        Err(_) => Setup::default(),
+    };
+    let player = use_player(Rc::clone(&designs), asked.clone());
+    {
+        let designs = Rc::clone(&designs);
+        let embedded = props.embedded;
+        use_address(
+            &player,
+            asked,
+            Rc::new(move |setup: &Setup| {
+                let scenario = match &setup.custom {
+                    Some((_, scenario)) => scenario,
+                    None => &designs[0].scenario,
+                };
+                route_of(scenario, setup.frame, embedded)
+            }),
+        );
+    }
+    if let Some(error) = player.error() {
+        let message = format!("This scenario cannot run: {error}");
+        return html! {
+            <main id="main" tabindex="-1" class="page scenario">
+                <h1>{ "Shared scenario" }</h1>
+                <p class="notice" role="status">{ message }</p>
+            </main>
+        };
+    }
+    let (variant, _) = player.located();
+    let scenario = player.scenario_of(variant);
+    let full = absolute(&route_of(scenario, player.frame(), false));
+    let notice = notice.map(|notice| html! { <p class="notice" role="status">{ notice }</p> });
+    if props.embedded {
+        return html! {
+            <main id="main" tabindex="-1" class="page scenario embed">
+                <h1>{ "Shared scenario" }</h1>
+                { notice }
+                <p class="embed-open"><a href={full} target="_blank" rel="noopener">{ "Open in Idempotency Lab" }</a></p>
+                <Lab player={player.clone()} name="scenario" reset_label="Back to the shared scenario" />
+            </main>
+        };
+    }
+    let embed = absolute(&route_of(scenario, player.frame(), true));
+    html! {
+        <main id="main" tabindex="-1" class="page scenario">
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+                <Link<Route> to={Route::Home}>{ "Course" }</Link<Route>>
+                <span aria-hidden="true">{ " / " }</span>
+                <span aria-current="page">{ "Shared scenario" }</span>
+            </nav>
+            <h1>{ "Shared scenario" }</h1>
+            { notice }
+            <Lab player={player.clone()} name="scenario" reset_label="Back to the shared scenario">
+                <Share link={full} {embed} title="Idempotency Lab: a shared scenario" />
+            </Lab>
+        </main>
+    }
+}

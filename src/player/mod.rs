@@ -1,0 +1,53 @@
+//! The player: one lab that steps through runs of the engine, shared by every page that shows a
+//! scenario (a lesson, the sandbox, an embed, a shared link).
+//!
+//! How to use it:
+//!
+//! ```ignore
+//! let designs = use_memo(lesson_id, |_| Design::of_lesson(&lesson));  // or vec![Design::free(..)]
+//! let player = use_player(designs, Setup { custom: None, frame: 0 });
+//! html! { <Lab player={player.clone()} name="my-file-prefix" /> }
+//! ```
+//!
+//! - [`Design`]: what the player can show. A lesson gives one per variant
+//!   ([`Design::of_lesson`]), played one after another; a free scenario gives one
+//!   ([`Design::free`]).
+//! - [`Setup`]: where to start: the learner's own scenario for one design (switches flipped,
+//!   faults injected or taken out, an explicit schedule) and the frame. [`PlayerState::setup`]
+//!   gives it back for the current state, which is what a link holds
+//!   (`lab_course::share` encodes it).
+//! - [`use_player`] makes the reducer ([`PlayerState`], actions [`PlayerAction`]) and installs
+//!   playback and the keyboard shortcuts. A page that keeps the address in step dispatches
+//!   `PlayerAction::Load(setup)` when the address changes, and writes the address when
+//!   `PlayerState::from_link` is false (the learner changed something).
+//! - [`Lab`] renders every panel; children go under the switches.
+//!
+//! The engine runs once per design when the player is made, then once per change of scenario
+//! (never to move the cursor); `PlayerState::runs` counts the runs.
+
+mod explore;
+mod hooks;
+mod lab;
+mod shortcuts;
+mod state;
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+pub use explore::WhatCouldGoWrong;
+pub use hooks::{use_playback, use_shortcuts};
+pub use lab::Lab;
+pub use state::{Design, PlayerAction, PlayerState, Setup};
+
+use crate::store::use_app;
+
+/// The player's reducer, with playback at the learner's speed and the keyboard shortcuts.
+#[hook]
+pub fn use_player(designs: Rc<Vec<Design>>, setup: Setup) -> UseReducerHandle<PlayerState> {
+    let player = use_reducer(move || PlayerState::new(designs, setup));
+    let speed = use_app().settings.speed;
+    use_playback(&player, speed);
+    use_shortcuts(&player);
+    player
+}

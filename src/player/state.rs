@@ -1,0 +1,585 @@
+//! The player's whole state as one `Reducible`: the designs and their traces, the learner's own
+//! variant of one design, the frame shown, playback and the small dialogs. The reducer is pure
+//! (no IO, no timers, no storage); it runs the engine only when a scenario changes, once.
+
+use std::rc::Rc;
+
+use lab_course::{Lesson, VariantKind};
+use lab_engine::{Budget, Engine, FaultRule, Scenario, Switch, Trace};
+use yew::Reducible;
+
+use crate::frames::Frames;
+
+/// One design the player can show: a lesson's variant, or a free scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Design {
+    /// A short name, e.g. "Resubmit blindly".
+    pub label: String,
+    /// Whether the design is meant to show the bug or the fix; `None` for a free scenario.
+    pub kind: Option<VariantKind>,
+    pub scenario: Scenario,
+    /// The budget "What could go wrong?" explores within.
+    pub budget: Budget,
+}
+
+impl Design {
+    /// The variants of a lesson, in the order they play.
+    pub fn of_lesson(lesson: &Lesson) -> Vec<Design> {
+        lesson
+            .variants
+            .iter()
+            .map(|variant| Design {
+                label: variant.label.clone(),
+                kind: Some(variant.kind),
+                scenario: variant.scenario.clone(),
+                budget: variant.explore.budget(),
+            })
+            .collect()
+    }
+
+    /// A scenario of the learner's own (the sandbox, a shared scenario), explored with the
+    /// engine's default budget.
+    pub fn free(label: impl Into<String>, scenario: Scenario) -> Design {
+        Design {
+            label: label.into(),
+            kind: None,
+            scenario,
+            budget: Budget::default(),
+        }
+    }
+}
+
+/// Where the player starts, or what a link asks it to show.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Setup {
+    /// The learner's own scenario for one design (by index), in place of that design's.
+    pub custom: Option<(usize, Scenario)>,
+    /// The frame to show (0-based; clamped to the last).
+    pub frame: u32,
+}
+
+/// Everything the player does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerAction {
+    /// One frame on; stops playback at the last.
+    Next,
+    /// One frame back.
+    Back,
+    /// Go to a frame (clamped to the last).
+    Seek(u32),
+    /// Go to the event (1-based) of the design on show.
+    SeekEvent(u32),
+    /// Start or stop playback.
+    TogglePlay,
+    /// One frame of playback: like `Next`, but ignored unless playing.
+    Tick,
+    /// Flip a design switch of the design on show.
+    FlipSwitch(Switch),
+    /// Add this fault rule to the design on show, or take it out if it is there.
+    ToggleFault(FaultRule),
+    /// Show the design on show as the lesson (or the sandbox) wrote it.
+    Reset,
+    /// Show what a link names (also when the address changes under the player).
+    Load(Setup),
+    /// Replace the design on show with a counterexample's scenario, at the event that breaks it.
+    OpenCounterexample {
+        scenario: Scenario,
+        event: u32,
+    },
+    /// Show or hide the keyboard shortcuts.
+    ToggleHelp,
+    CloseHelp,
+    /// Show or hide every design side by side.
+    ToggleCompare,
+}
+
+/// The player's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerState {
+    designs: Rc<Vec<Design>>,
+    /// Each design's own trace, run once when the player is made.
+    base: Vec<Rc<Trace>>,
+    /// The learner's own scenario for one design, and its trace.
+    custom: Option<(usize, Scenario, Rc<Trace>)>,
+    frames: Frames,
+    frame: u32,
+    playing: bool,
+    help: bool,
+    comparing: bool,
+    /// Why the designs could not run, or why the learner's change could not.
+    error: Option<String>,
+    notice: Option<String>,
+    /// Engine runs so far: one per design at the start, then one per change of scenario.
+    runs: u64,
+    /// The last change came from a link (`Load`) or the start, not from the learner.
+    from_link: bool,
+}
+
+impl PlayerState {
+    /// Runs every design once, then applies the setup (running the custom scenario, if any).
+    pub fn new(designs: Rc<Vec<Design>>, setup: Setup) -> PlayerState {
+        let mut runs = 0;
+        let base: Result<Vec<Rc<Trace>>, String> = designs
+            .iter()
+            .map(|design| {
+                runs += 1;
+                Engine::run(design.scenario.clone())
+                    .map(Rc::new)
+                    .map_err(|error| error.to_string())
+            })
+            .collect();
+        let (base, error) = match base {
+            Ok(base) => (base, None),
+            Err(error) => (Vec::new(), Some(error)),
+        };
+        let frames = Frames::new(base.iter().map(|trace| trace.len()));
+        let state = PlayerState {
+            designs,
+            base,
+            custom: None,
+            frames,
+            frame: 0,
+            playing: false,
+            help: false,
+            comparing: false,
+            error,
+            notice: None,
+            runs,
+            from_link: true,
+        };
+        match state.error {
+            Some(_) => state,
+            None => state.load(setup),
+        }
+    }
+
+    /// The designs as written (not as the learner changed them).
+    pub fn designs(&self) -> &Rc<Vec<Design>> {
+        &self.designs
+    }
+
+    /// The traces as shown: each design's, with the learner's run in place of its design's.
+    pub fn traces(&self) -> Vec<Rc<Trace>> {
+        self.base
+            .iter()
+            .enumerate()
+            .map(|(index, trace)| match &self.custom {
+                Some((variant, _, mine)) if *variant == index => Rc::clone(mine),
+                _ => Rc::clone(trace),
+            })
+            .collect()
+    }
+
+    pub fn frames(&self) -> &Frames {
+        &self.frames
+    }
+
+    pub fn frame(&self) -> u32 {
+        self.frame
+    }
+
+    /// The design on show and the cursor in its trace.
+    pub fn located(&self) -> (usize, u32) {
+        self.frames.locate(self.frame)
+    }
+
+    /// The trace of the design on show.
+    pub fn trace(&self) -> Rc<Trace> {
+        let (variant, _) = self.located();
+        self.trace_of(variant)
+    }
+
+    fn trace_of(&self, variant: usize) -> Rc<Trace> {
+        match &self.custom {
+            Some((index, _, mine)) if *index == variant => Rc::clone(mine),
+            _ => Rc::clone(&self.base[variant]),
+        }
+    }
+
+    /// The scenario of a design as shown (the learner's, if they changed it).
+    pub fn scenario_of(&self, variant: usize) -> &Scenario {
+        match &self.custom {
+            Some((index, scenario, _)) if *index == variant => scenario,
+            _ => &self.designs[variant].scenario,
+        }
+    }
+
+    /// The learner's own scenario and the design it replaces.
+    pub fn custom(&self) -> Option<(usize, &Scenario)> {
+        self.custom
+            .as_ref()
+            .map(|(variant, scenario, _)| (*variant, scenario))
+    }
+
+    /// What a link must hold to show exactly this.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            custom: self
+                .custom()
+                .map(|(variant, scenario)| (variant, scenario.clone())),
+            frame: self.frame,
+        }
+    }
+
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    pub fn help(&self) -> bool {
+        self.help
+    }
+
+    pub fn comparing(&self) -> bool {
+        self.comparing
+    }
+
+    /// Why the designs could not run at all.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Why the learner's last change, or a link, could not be shown as asked.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// Engine runs so far.
+    #[cfg(test)]
+    pub fn runs(&self) -> u64 {
+        self.runs
+    }
+
+    /// The last change came from a link or the start, so the address already says it.
+    pub fn from_link(&self) -> bool {
+        self.from_link
+    }
+
+    /// Frames worth a marker on the scrubber: every fault, where each design first breaks, and
+    /// where each design after the first starts.
+    pub fn markers(&self) -> Vec<(u32, String)> {
+        let several = self.designs.len() > 1;
+        let mut markers = Vec::new();
+        for (index, trace) in self.traces().iter().enumerate() {
+            let design = match several {
+                true => format!(" (design {})", index + 1),
+                false => String::new(),
+            };
+            for event in trace.events.iter() {
+                if let Some(fault) = event.fault {
+                    let fault = fault.name().replace('_', " ");
+                    markers.push((
+                        self.frames.frame(index, event.index),
+                        format!("{fault}{design}"),
+                    ));
+                }
+            }
+            if let Some(broken) = trace.first_broken() {
+                markers.push((
+                    self.frames.frame(index, broken),
+                    format!("invariant broken{design}"),
+                ));
+            }
+            if index > 0 {
+                markers.push((
+                    self.frames.start_of(index),
+                    format!("{} starts", self.designs[index].label),
+                ));
+            }
+        }
+        markers.sort();
+        markers.dedup_by_key(|marker| marker.0);
+        markers
+    }
+
+    fn seek(mut self, frame: u32) -> PlayerState {
+        self.frame = frame.min(self.frames.last());
+        self
+    }
+
+    /// Shows `custom` (or the designs as written, for `None`), at the frame `at` picks in the
+    /// new frames. Runs the engine only for a scenario not already shown.
+    fn show(mut self, custom: Option<(usize, Scenario)>, at: impl Fn(&Frames) -> u32) -> Self {
+        let custom = custom.filter(|(variant, scenario)| {
+            *variant < self.designs.len() && scenario != &self.designs[*variant].scenario
+        });
+        self.notice = None;
+        let next = match custom {
+            None => None,
+            Some((variant, scenario)) => match &self.custom {
+                Some((index, shown, trace)) if *index == variant && shown == &scenario => {
+                    Some((variant, scenario, Rc::clone(trace)))
+                }
+                _ => {
+                    self.runs += 1;
+                    match Engine::run(scenario.clone()) {
+                        Ok(trace) => Some((variant, scenario, Rc::new(trace))),
+                        Err(error) => {
+                            // The learner keeps what they had; the notice says why.
+                            self.notice =
+                                Some(format!("This scenario cannot run: {error}. Showing the last one that could."));
+                            return self;
+                        }
+                    }
+                }
+            },
+        };
+        self.custom = next;
+        self.frames = Frames::new(self.traces().iter().map(|trace| trace.len()));
+        let frame = at(&self.frames);
+        self.seek(frame)
+    }
+
+    /// Changes the scenario of the design on show, staying at the same event (or the last one
+    /// the new run has).
+    fn change(self, scenario: Scenario) -> PlayerState {
+        let (variant, cursor) = self.located();
+        self.show(Some((variant, scenario)), move |frames| {
+            frames.start_of(variant) + cursor.min(frames.events_of(variant))
+        })
+    }
+
+    /// A frame past the end (a link to a step the run does not have) shows the first.
+    fn load(self, setup: Setup) -> PlayerState {
+        let frame = setup.frame;
+        let mut state = self.show(setup.custom, move |frames| match frame > frames.last() {
+            true => 0,
+            false => frame,
+        });
+        state.playing = false;
+        state
+    }
+}
+
+impl Reducible for PlayerState {
+    type Action = PlayerAction;
+
+    fn reduce(self: Rc<Self>, action: PlayerAction) -> Rc<Self> {
+        if self.error.is_some() {
+            return self;
+        }
+        let mut state = (*self).clone();
+        state.from_link = false;
+        let state = match action {
+            PlayerAction::Next => {
+                let frame = state.frame + 1;
+                state.seek(frame)
+            }
+            PlayerAction::Back => {
+                let frame = state.frame.saturating_sub(1);
+                state.seek(frame)
+            }
+            PlayerAction::Seek(frame) => state.seek(frame),
+            PlayerAction::SeekEvent(event) => {
+                let (variant, _) = state.located();
+                let frame = state.frames.frame(variant, event);
+                state.seek(frame)
+            }
+            PlayerAction::TogglePlay => {
+                // Play from the start when at the end.
+                if !state.playing && state.frame >= state.frames.last() {
+                    state.frame = 0;
+                }
+                state.playing = !state.playing;
+                state
+            }
+            PlayerAction::Tick if !state.playing => return self,
+            PlayerAction::Tick => {
+                let frame = state.frame + 1;
+                let mut state = state.seek(frame);
+                state.playing = state.frame < state.frames.last();
+                state
+            }
+            PlayerAction::FlipSwitch(switch) => {
+                let (variant, _) = state.located();
+                let scenario = state.scenario_of(variant);
+                let flipped = switch.set(scenario, !switch.get(scenario));
+                state.change(flipped)
+            }
+            PlayerAction::ToggleFault(rule) => {
+                let (variant, _) = state.located();
+                let mut scenario = state.scenario_of(variant).clone();
+                match scenario
+                    .faults
+                    .iter()
+                    .position(|existing| existing == &rule)
+                {
+                    Some(position) => {
+                        scenario.faults.remove(position);
+                    }
+                    None => scenario.faults.push(rule),
+                }
+                state.change(scenario)
+            }
+            PlayerAction::Reset => {
+                let (variant, cursor) = state.located();
+                state.show(None, move |frames| {
+                    frames.start_of(variant) + cursor.min(frames.events_of(variant))
+                })
+            }
+            PlayerAction::Load(setup) => {
+                let mut state = state.load(setup);
+                state.from_link = true;
+                state
+            }
+            PlayerAction::OpenCounterexample { scenario, event } => {
+                let (variant, _) = state.located();
+                let mut state = state.show(Some((variant, scenario)), move |frames| {
+                    frames.frame(variant, event)
+                });
+                state.playing = false;
+                state
+            }
+            PlayerAction::ToggleHelp => {
+                state.help = !state.help;
+                state
+            }
+            PlayerAction::CloseHelp => {
+                state.help = false;
+                state
+            }
+            PlayerAction::ToggleCompare => {
+                state.comparing = !state.comparing;
+                state
+            }
+        };
+        Rc::new(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson(id: &str) -> Lesson {
+        crate::course::course()
+            .lesson(id)
+            .expect("the lesson exists")
+            .clone()
+    }
+
+    fn player(id: &str) -> Rc<PlayerState> {
+        Rc::new(PlayerState::new(
+            Rc::new(Design::of_lesson(&lesson(id))),
+            Setup::default(),
+        ))
+    }
+
+    fn reduce(state: &Rc<PlayerState>, action: PlayerAction) -> Rc<PlayerState> {
+        Rc::clone(state).reduce(action)
+    }
+
+    #[test]
+    fn the_engine_runs_once_per_design_and_once_per_change_of_scenario() {
+        let state = player("lost-reply");
+        let designs = state.designs().len() as u64;
+        assert_eq!(state.runs(), designs, "one run per design at the start");
+        // Moving never runs the engine.
+        let mut moved = Rc::clone(&state);
+        for action in [
+            PlayerAction::Next,
+            PlayerAction::Next,
+            PlayerAction::Back,
+            PlayerAction::Seek(7),
+            PlayerAction::SeekEvent(2),
+            PlayerAction::TogglePlay,
+            PlayerAction::Tick,
+            PlayerAction::TogglePlay,
+            PlayerAction::ToggleCompare,
+        ] {
+            moved = reduce(&moved, action);
+        }
+        assert_eq!(moved.runs(), designs);
+        // A switch flip runs the changed scenario once (the old page ran it twice).
+        let flipped = reduce(&moved, PlayerAction::FlipSwitch(Switch::ProviderDedup));
+        assert_eq!(flipped.runs(), designs + 1);
+        assert!(flipped.custom().is_some());
+        // Going back to the lesson's design reuses its trace.
+        let reset = reduce(&flipped, PlayerAction::Reset);
+        assert_eq!(reset.runs(), designs + 1);
+        assert!(reset.custom().is_none());
+        // Loading the state a link names, when it is already shown, runs nothing.
+        let again = reduce(&flipped, PlayerAction::Load(flipped.setup()));
+        assert_eq!(again.runs(), designs + 1);
+        assert_eq!(again.setup(), flipped.setup());
+    }
+
+    #[test]
+    fn a_switch_flip_stays_at_the_same_event_and_flipping_back_is_the_lesson() {
+        let state = player("lost-reply");
+        let at = reduce(&state, PlayerAction::Seek(4));
+        let flipped = reduce(&at, PlayerAction::FlipSwitch(Switch::ProviderDedup));
+        assert_eq!(flipped.located(), (0, 4));
+        let back = reduce(&flipped, PlayerAction::FlipSwitch(Switch::ProviderDedup));
+        assert!(back.custom().is_none(), "the lesson's own design again");
+        assert_eq!(back.frames(), state.frames());
+    }
+
+    #[test]
+    fn a_fault_toggles_off_and_on() {
+        let state = player("lost-reply");
+        let rule = state.designs()[0].scenario.faults[0].clone();
+        let off = reduce(&state, PlayerAction::ToggleFault(rule.clone()));
+        assert!(!off.scenario_of(0).faults.contains(&rule));
+        let on = reduce(&off, PlayerAction::ToggleFault(rule));
+        assert!(on.custom().is_none());
+    }
+
+    #[test]
+    fn playback_stops_at_the_end() {
+        let state = player("lost-reply");
+        let last = state.frames().last();
+        let mut playing = reduce(
+            &reduce(&state, PlayerAction::Seek(last - 1)),
+            PlayerAction::TogglePlay,
+        );
+        assert!(playing.playing());
+        playing = reduce(&playing, PlayerAction::Tick);
+        assert_eq!(playing.frame(), last);
+        assert!(!playing.playing());
+        let ignored = reduce(&playing, PlayerAction::Tick);
+        assert!(
+            Rc::ptr_eq(&ignored, &playing),
+            "a late tick changes nothing"
+        );
+    }
+
+    #[test]
+    fn a_scenario_that_cannot_run_keeps_what_was_shown() {
+        let state = player("lost-reply");
+        let mut broken = state.designs()[0].scenario.clone();
+        broken.workers.clear();
+        let after = reduce(
+            &state,
+            PlayerAction::OpenCounterexample {
+                scenario: broken,
+                event: 3,
+            },
+        );
+        assert!(after.notice().is_some());
+        assert!(after.custom().is_none());
+        assert_eq!(after.frame(), state.frame());
+    }
+
+    #[test]
+    fn a_counterexample_opens_at_its_event() {
+        let state = player("lost-reply");
+        let design = &state.designs()[0];
+        let report = lab_engine::Explorer::run(design.scenario.clone(), design.budget.clone())
+            .expect("explores");
+        let counterexample = report.counterexample.expect("the unsafe design breaks");
+        let opened = reduce(
+            &state,
+            PlayerAction::OpenCounterexample {
+                scenario: counterexample.scenario.clone(),
+                event: counterexample.events,
+            },
+        );
+        let (variant, cursor) = opened.located();
+        assert_eq!((variant, cursor), (0, counterexample.events));
+        let trace = opened.trace();
+        assert!(
+            !trace.events[cursor as usize - 1].broke.is_empty(),
+            "the event shown breaks an invariant"
+        );
+    }
+}
