@@ -95,6 +95,34 @@ fn now_ms() -> f64 {
         .map_or(0.0, |performance| performance.now())
 }
 
+#[derive(Properties)]
+struct ExploreProps {
+    /// Changes with the scenario: the props are equal while it does, without comparing the
+    /// scenarios (thousands of records) at every step.
+    revision: u32,
+    scenario: Rc<Scenario>,
+    budget: lab_engine::Budget,
+    onopen: Callback<(Scenario, u32)>,
+}
+
+impl PartialEq for ExploreProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision
+            && Rc::ptr_eq(&self.scenario, &other.scenario)
+            && self.budget == other.budget
+            && self.onopen == other.onopen
+    }
+}
+
+/// The player's "What could go wrong?" on the sandbox's scenario (the learner's, even while a
+/// counterexample is on show).
+#[component]
+fn Explore(props: &ExploreProps) -> Html {
+    html! {
+        <WhatCouldGoWrong scenario={(*props.scenario).clone()} budget={props.budget.clone()} onopen={props.onopen.clone()} />
+    }
+}
+
 #[component]
 pub fn SandboxPage() -> Html {
     let loaded = use_memo((), |_| load_sandbox());
@@ -177,12 +205,20 @@ pub fn SandboxPage() -> Html {
         let dispatcher = player.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
     };
-    let onopen = {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |(scenario, event)| {
+    // Whether the lab shows a counterexample the explorer found rather than the sandbox's
+    // scenario: until the scenario next changes.
+    let counterexample = use_state(|| None::<u32>);
+    let onopen = use_callback(
+        (
+            player.dispatcher(),
+            counterexample.clone(),
+            state.scenario_revision,
+        ),
+        |(scenario, event), (dispatcher, counterexample, revision)| {
+            counterexample.set(Some(*revision));
             dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event })
-        })
-    };
+        },
+    );
     let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
     // Made once: the editor's components re-render only when what they show changes, never
     // on a step (the text box can hold a megabyte of text).
@@ -257,9 +293,9 @@ pub fn SandboxPage() -> Html {
         None => {
             let (variant, cursor) = player.located();
             let trace = player.trace();
-            let scenario = player.scenario_of(variant).clone();
+            let scenario = player.scenario_of(variant);
             let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
-            let (operations, first) = shown_operations(&scenario, current);
+            let (operations, first) = shown_operations(scenario, current);
             let total = scenario.operations.len();
             let mut markers = player.markers();
             markers.truncate(MARKERS_MAX);
@@ -271,7 +307,7 @@ pub fn SandboxPage() -> Html {
                     if let Some(notice) = player.notice() {
                         <p class="notice" role="status">{ notice.to_string() }</p>
                     }
-                    if scenario != *state.scenario {
+                    if *counterexample == Some(state.scenario_revision) {
                         <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
                     }
                     <Stepper frame={player.frame()} total={player.frames().total()} {ongo} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
@@ -285,7 +321,7 @@ pub fn SandboxPage() -> Html {
                         <CodePanel trace={Rc::clone(&trace)} {cursor} />
                         <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
                     </div>
-                    <WhatCouldGoWrong {scenario} budget={designs[0].budget.clone()} {onopen} />
+                    <Explore revision={state.scenario_revision} scenario={Rc::clone(&state.scenario)} budget={designs[0].budget.clone()} {onopen} />
                 </>
             }
         }
