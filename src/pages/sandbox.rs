@@ -3,6 +3,7 @@
 //! scenario and the diagram, and imports a scenario file. It is saved in this browser, so a
 //! reload loses nothing.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
@@ -123,6 +124,103 @@ fn Explore(props: &ExploreProps) -> Html {
     }
 }
 
+#[derive(Properties)]
+struct SandboxLabProps {
+    scenario: Rc<Scenario>,
+    /// Changes with the scenario; the page keys this lab by it.
+    revision: u32,
+    /// The frame on show, shared with the page so the next lab starts there.
+    frame: Rc<Cell<u32>>,
+}
+
+impl PartialEq for SandboxLabProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision && Rc::ptr_eq(&self.scenario, &other.scenario)
+    }
+}
+
+/// The lab on the sandbox's scenario: the player made for it, with the scenario as its one
+/// design, so a step copies nothing of the scenario. A changed scenario makes a new lab.
+#[component]
+fn SandboxLab(props: &SandboxLabProps) -> Html {
+    let designs = {
+        let scenario = (*props.scenario).clone();
+        use_memo((), move |_| vec![Design::free("Your scenario", scenario)])
+    };
+    let began = now_ms();
+    let setup = Setup {
+        custom: None,
+        frame: props.frame.get(),
+    };
+    // The player runs the engine as it is made, in this first render: that is what is timed.
+    let player = use_player(Rc::clone(&designs), setup);
+    let run_ms = use_state(move || now_ms() - began);
+    props.frame.set(player.frame());
+    let speed = use_app().settings.speed;
+    let dispatch = use_app_dispatch();
+    let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
+    let send = |make: fn(u32) -> PlayerAction| {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |value: u32| dispatcher.dispatch(make(value)))
+    };
+    let ongo = send(PlayerAction::Seek);
+    let ongoevent = send(PlayerAction::SeekEvent);
+    let ontoggleplay = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
+    };
+    // Whether the lab shows a counterexample the explorer found rather than the sandbox's
+    // scenario (until the scenario changes and this lab is made anew).
+    let counterexample = use_state(|| false);
+    let onopen = use_callback(
+        (player.dispatcher(), counterexample.clone()),
+        |(scenario, event), (dispatcher, counterexample)| {
+            counterexample.set(true);
+            dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event })
+        },
+    );
+    match player.error() {
+        Some(error) => {
+            html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
+        }
+        None => {
+            let (variant, cursor) = player.located();
+            let trace = player.trace();
+            let scenario = player.scenario_of(variant);
+            let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
+            let (operations, first) = shown_operations(scenario, current);
+            let total = scenario.operations.len();
+            let mut markers = player.markers();
+            markers.truncate(MARKERS_MAX);
+            html! {
+                <>
+                    <p class="meta" role="status">
+                        { format!("{} events, run by the engine in {:.0} ms.", trace.len(), *run_ms) }
+                    </p>
+                    if let Some(notice) = player.notice() {
+                        <p class="notice" role="status">{ notice.to_string() }</p>
+                    }
+                    if *counterexample {
+                        <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
+                    }
+                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
+                    <EventCard trace={Rc::clone(&trace)} {cursor} />
+                    if total > operations.len() {
+                        <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
+                    }
+                    <RecordTable trace={Rc::clone(&trace)} {cursor} {operations} />
+                    <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
+                    <div class="lab-pair">
+                        <CodePanel trace={Rc::clone(&trace)} {cursor} />
+                        <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
+                    </div>
+                    <Explore revision={props.revision} scenario={Rc::clone(&props.scenario)} budget={designs[0].budget.clone()} {onopen} />
+                </>
+            }
+        }
+    }
+}
+
 #[component]
 pub fn SandboxPage() -> Html {
     let loaded = use_memo((), |_| load_sandbox());
@@ -132,36 +230,8 @@ pub fn SandboxPage() -> Html {
     };
     let save_problem = use_state(|| None::<String>);
     let start = use_state(|| BLANK.to_string());
-    let speed = use_app().settings.speed;
-    let dispatch = use_app_dispatch();
-    // The player shows the sandbox's scenario: it runs the engine when it is made (timed here)
-    // and on every `Load` of a changed scenario (timed by the effect below).
-    let designs = {
-        let first = (*state.scenario).clone();
-        use_memo((), move |_| vec![Design::free("Your scenario", first)])
-    };
-    let began = now_ms();
-    let player = use_player(Rc::clone(&designs), Setup::default());
-    let run_ms = use_state(move || now_ms() - began);
-    {
-        let dispatcher = player.dispatcher();
-        let scenario = Rc::clone(&state.scenario);
-        let frame = player.frame();
-        let run_ms = run_ms.clone();
-        let shown = use_mut_ref(|| state.scenario_revision);
-        use_effect_with(state.scenario_revision, move |&revision| {
-            if *shown.borrow() != revision {
-                *shown.borrow_mut() = revision;
-                let began = now_ms();
-                // The reducer runs the engine as it is dispatched.
-                dispatcher.dispatch(PlayerAction::Load(Setup {
-                    custom: Some((0, (*scenario).clone())),
-                    frame,
-                }));
-                run_ms.set(now_ms() - began);
-            }
-        });
-    }
+    // The frame on show, kept across a change of scenario (the lab is made anew for each).
+    let frame = use_memo((), |_| Cell::new(0u32));
     {
         // Typed text is read once typing pauses.
         let dispatcher = state.dispatcher();
@@ -195,31 +265,6 @@ pub fn SandboxPage() -> Html {
             },
         );
     }
-    let send = |make: fn(u32) -> PlayerAction| {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |value: u32| dispatcher.dispatch(make(value)))
-    };
-    let ongo = send(PlayerAction::Seek);
-    let ongoevent = send(PlayerAction::SeekEvent);
-    let ontoggleplay = {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
-    };
-    // Whether the lab shows a counterexample the explorer found rather than the sandbox's
-    // scenario: until the scenario next changes.
-    let counterexample = use_state(|| None::<u32>);
-    let onopen = use_callback(
-        (
-            player.dispatcher(),
-            counterexample.clone(),
-            state.scenario_revision,
-        ),
-        |(scenario, event), (dispatcher, counterexample, revision)| {
-            counterexample.set(Some(*revision));
-            dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event })
-        },
-    );
-    let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
     // Made once: the editor's components re-render only when what they show changes, never
     // on a step (the text box can hold a megabyte of text).
     let dispatcher = state.dispatcher();
@@ -243,8 +288,10 @@ pub fn SandboxPage() -> Html {
         let dispatcher = state.dispatcher();
         let choice = (*start).clone();
         let workflow = state.scenario.workflow;
+        let frame = Rc::clone(&frame);
         Callback::from(move |_: MouseEvent| {
             if let Some(scenario) = start_scenario(&choice, workflow) {
+                frame.set(0);
                 dispatcher.dispatch(SandboxAction::Edit(scenario));
             }
         })
@@ -286,46 +333,6 @@ pub fn SandboxPage() -> Html {
         })
     };
 
-    let lab_view = match player.error() {
-        Some(error) => {
-            html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
-        }
-        None => {
-            let (variant, cursor) = player.located();
-            let trace = player.trace();
-            let scenario = player.scenario_of(variant);
-            let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
-            let (operations, first) = shown_operations(scenario, current);
-            let total = scenario.operations.len();
-            let mut markers = player.markers();
-            markers.truncate(MARKERS_MAX);
-            html! {
-                <>
-                    <p class="meta" role="status">
-                        { format!("{} events, run by the engine in {:.0} ms.", trace.len(), *run_ms) }
-                    </p>
-                    if let Some(notice) = player.notice() {
-                        <p class="notice" role="status">{ notice.to_string() }</p>
-                    }
-                    if *counterexample == Some(state.scenario_revision) {
-                        <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
-                    }
-                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
-                    <EventCard trace={Rc::clone(&trace)} {cursor} />
-                    if total > operations.len() {
-                        <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
-                    }
-                    <RecordTable trace={Rc::clone(&trace)} {cursor} {operations} />
-                    <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
-                    <div class="lab-pair">
-                        <CodePanel trace={Rc::clone(&trace)} {cursor} />
-                        <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
-                    </div>
-                    <Explore revision={state.scenario_revision} scenario={Rc::clone(&state.scenario)} budget={designs[0].budget.clone()} {onopen} />
-                </>
-            }
-        }
-    };
     html! {
         <main id="main" tabindex="-1" class="page sandbox">
             <nav class="breadcrumb" aria-label="Breadcrumb">
@@ -361,7 +368,7 @@ pub fn SandboxPage() -> Html {
                     <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
                     <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
                 </div>
-                { lab_view }
+                <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision} frame={Rc::clone(&frame)} />
             </section>
         </main>
     }
