@@ -11,7 +11,9 @@ mod pages;
 mod panic;
 mod player;
 mod route;
+mod sandbox;
 mod store;
+mod svg_export;
 
 fn main() {
     panic::install();

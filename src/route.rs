@@ -9,7 +9,7 @@ use yew_router::prelude::*;
 
 use crate::pages::{
     engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, retries::RetriesPage,
-    scenario::ScenarioPage,
+    sandbox::SandboxPage, scenario::ScenarioPage,
 };
 
 #[derive(Clone, Debug, PartialEq, Routable)]
@@ -42,6 +42,8 @@ pub enum Route {
     Engine,
     #[at("/retries")]
     Retries,
+    #[at("/sandbox")]
+    Sandbox,
     #[not_found]
     #[at("/404")]
     NotFound,
@@ -103,6 +105,7 @@ pub fn switch(route: Route) -> Html {
         Route::EmbedScenario { state } => html! { <ScenarioPage {state} embedded={true} /> },
         Route::Engine => html! { <EnginePage /> },
         Route::Retries => html! { <RetriesPage /> },
+        Route::Sandbox => html! { <SandboxPage /> },
         Route::NotFound => html! { <NotFound /> },
     }
 }

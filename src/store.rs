@@ -7,6 +7,7 @@
 
 pub mod progress;
 pub mod provider;
+pub mod sandbox;
 pub mod settings;
 pub mod state;
 mod storage;
@@ -14,8 +15,10 @@ pub mod versioned;
 
 pub use progress::{LessonProgress, Progress};
 pub use provider::{use_app, use_app_dispatch, LoadNotice, RecordVisit, StoreProvider};
+pub use sandbox::SavedSandbox;
 pub use settings::{Speed, Theme};
 pub use state::AppAction;
+pub use storage::{load_sandbox, save_sandbox};
 pub use versioned::{parse, to_json, ReadError, TEXT_BYTES_MAX};
 
 #[cfg(test)]

@@ -350,8 +350,9 @@ fn scenarios_in(
         }
         return Ok(chosen);
     }
-    let scenario: Scenario =
-        toml::from_str(text).map_err(|error| vec![authoring::toml_error(file, text, &error)])?;
+    // The sandbox of the app reads a scenario through the same function.
+    let scenario: Scenario = lab_course::scenario_text::parse(text)
+        .map_err(|error| vec![authoring::located(file, error)])?;
     Ok(vec![Target {
         name: file.display().to_string(),
         kind: None,

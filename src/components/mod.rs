@@ -1,11 +1,14 @@
 pub mod code_panel;
 pub mod compare;
 pub mod event_card;
+pub mod fields;
 pub mod invariants;
 pub mod narrative;
 pub mod progress_io;
 pub mod question;
 pub mod record_table;
+pub mod scenario_form;
+pub mod scenario_text;
 pub mod sequence_diagram;
 pub mod settings;
 pub mod share;

@@ -70,6 +70,7 @@ pub fn ProgressIo() -> Html {
             if file.size() > TEXT_BYTES_MAX {
                 status.set(import_message(&Err(ReadError::TooLarge {
                     bytes: file.size(),
+                    max: TEXT_BYTES_MAX,
                 })));
                 return;
             }

@@ -12,6 +12,10 @@ pub struct SequenceDiagramProps {
     /// The run; the diagram shows its events up to the cursor. Shared, not copied.
     pub trace: Rc<Trace>,
     pub cursor: u32,
+    /// Draw only this many events before the cursor (a run of thousands stays quick to draw);
+    /// every event when absent.
+    #[prop_or_default]
+    pub window: Option<u32>,
 }
 
 const LANE_WIDTH: i32 = 150;
@@ -126,7 +130,11 @@ fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
 
 #[component]
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
-    let shown = &props.trace.events[..(props.cursor as usize).min(props.trace.events.len())];
+    let end = (props.cursor as usize).min(props.trace.events.len());
+    let start = props
+        .window
+        .map_or(0, |window| end.saturating_sub(window as usize));
+    let shown = &props.trace.events[start..end];
     let cursor = props.cursor;
     let scroller = use_node_ref();
     {
@@ -175,8 +183,9 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         count => format!(", {count} faults marked"),
     };
     let label = format!(
-        "Sequence diagram of events 1 to {} between {}{marked}",
-        shown.len(),
+        "Sequence diagram of events {} to {} between {}{marked}",
+        start + 1,
+        end,
         props
             .trace
             .lanes

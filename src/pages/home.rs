@@ -78,6 +78,10 @@ pub fn Home() -> Html {
                 <Link<Route> to={Route::Retries}>{ "Retry policies" }</Link<Route>>
                 { ": a lab beside the course. Many clients contend for one resource under six retry policies, and retry loops stack up in layers." }
             </p>
+            <p class="sandbox-link">
+                <Link<Route> to={Route::Sandbox}>{ "Open the sandbox" }</Link<Route>>
+                { ": build a scenario of your own, from any lesson's design or from blank." }
+            </p>
             <section class="course-section your-progress" aria-labelledby="your-progress">
                 <h2 id="your-progress">{ "Your progress" }</h2>
                 <p class="meta">{ "Progress is saved in this browser only. Export it to keep a copy or move it to another browser." }</p>

@@ -35,6 +35,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+pub use explore::WhatCouldGoWrong;
 pub use hooks::{use_playback, use_shortcuts};
 pub use lab::Lab;
 pub use state::{Design, PlayerAction, PlayerState, Setup};

@@ -202,7 +202,7 @@ pub enum Kept {
 
 impl Unreadable {
     /// Completes "Your saved progress could not be read (…)." with where it is now.
-    fn whereabouts(&self) -> String {
+    pub(crate) fn whereabouts(&self) -> String {
         match &self.kept {
             Kept::Backup(key) => format!(
                 "It is kept, unchanged, under the key \"{key}\" in this browser's local storage"

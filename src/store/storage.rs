@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::progress::Progress;
+use super::sandbox::SavedSandbox;
 use super::settings::Settings;
 use super::state::{AppAction, AppState, Kept, Unreadable};
 use super::versioned::{parse, restore, Versioned};
@@ -19,6 +20,8 @@ use super::versioned::{parse, restore, Versioned};
 pub const PROGRESS_NAME: &str = "idempotency-lab/progress";
 /// The name settings are saved under, before the site's namespace.
 pub const SETTINGS_NAME: &str = "idempotency-lab/settings";
+/// The name the sandbox's scenario is saved under, before the site's namespace.
+pub const SANDBOX_NAME: &str = "idempotency-lab/sandbox";
 /// How many backups of unreadable data one key keeps; past this, the data stays where it is.
 const BACKUPS_MAX: u32 = 20;
 
@@ -113,6 +116,25 @@ pub fn load() -> AppState {
         load_one::<Settings>(&key(SETTINGS_NAME)),
         storage_available,
     )
+}
+
+/// The sandbox as last saved; one that cannot be read is set aside under a backup key, and the
+/// notice says where.
+pub fn load_sandbox() -> (SavedSandbox, Option<String>) {
+    let (saved, unreadable) = load_one::<SavedSandbox>(&key(SANDBOX_NAME));
+    let notice = unreadable.map(|unreadable| {
+        format!(
+            "Your saved sandbox could not be read ({}). {}, and the sandbox starts afresh.",
+            unreadable.error,
+            unreadable.whereabouts()
+        )
+    });
+    (saved, notice)
+}
+
+/// Saves the sandbox; Err says why it could not be saved.
+pub fn save_sandbox(saved: &SavedSandbox) -> Result<(), String> {
+    save(&key(SANDBOX_NAME), saved)
 }
 
 /// Saves a value under `key`. Err says why it could not be saved (storage full or refused); the

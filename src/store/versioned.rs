@@ -19,6 +19,9 @@ pub trait Versioned: Serialize + DeserializeOwned {
     /// The only format version this build reads and writes.
     const VERSION: u32;
 
+    /// The longest text read as this value, in bytes.
+    const BYTES_MAX: u64 = TEXT_BYTES_MAX;
+
     /// Checks what serde cannot: ranges, caps and references between fields. The message
     /// completes "could not be read (…)".
     fn check(&self) -> Result<(), String> {
@@ -30,8 +33,8 @@ pub trait Versioned: Serialize + DeserializeOwned {
 /// "… could not be read (…)".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
-    /// Longer than [`TEXT_BYTES_MAX`].
-    TooLarge { bytes: u64 },
+    /// Longer than the value's `BYTES_MAX` ([`TEXT_BYTES_MAX`] unless it says otherwise).
+    TooLarge { bytes: u64, max: u64 },
     /// Nothing but white space.
     Empty,
     /// Not JSON at all.
@@ -51,9 +54,9 @@ pub enum ReadError {
 impl fmt::Display for ReadError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReadError::TooLarge { bytes } => write!(
+            ReadError::TooLarge { bytes, max } => write!(
                 formatter,
-                "it is {bytes} bytes long, more than the {TEXT_BYTES_MAX} bytes the lab accepts"
+                "it is {bytes} bytes long, more than the {max} bytes the lab accepts"
             ),
             ReadError::Empty => write!(formatter, "it is empty"),
             ReadError::NotJson { detail } => write!(formatter, "it is not valid JSON: {detail}"),
@@ -85,8 +88,11 @@ impl fmt::Display for ReadError {
 /// an older format is reported as a version mismatch rather than as missing fields.
 pub fn parse<T: Versioned>(text: &str) -> Result<T, ReadError> {
     let bytes = text.len() as u64;
-    if bytes > TEXT_BYTES_MAX {
-        return Err(ReadError::TooLarge { bytes });
+    if bytes > T::BYTES_MAX {
+        return Err(ReadError::TooLarge {
+            bytes,
+            max: T::BYTES_MAX,
+        });
     }
     if text.trim().is_empty() {
         return Err(ReadError::Empty);

@@ -30,14 +30,7 @@ impl std::error::Error for LessonError {}
 
 /// An error at a byte offset of a file.
 pub(crate) fn at(path: &Path, text: &str, offset: usize, message: String) -> LessonError {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() as u32 + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .map(|rest| rest.chars().count())
-        .unwrap_or(0) as u32
-        + 1;
+    let (line, column) = crate::scenario_text::line_column(text, offset);
     LessonError {
         file: path.to_path_buf(),
         line,

@@ -172,15 +172,17 @@ fn parse<T: for<'de> Deserialize<'de>>(path: &Path, text: &str) -> Result<T, Les
 
 /// A TOML error as a lesson error at its line and column.
 pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> LessonError {
-    let offset = error.span().map(|span| span.start).unwrap_or(0);
-    // toml gives no words for some errors (a `key =` at the very end of the file).
-    let message = match error.message().trim() {
-        "" => {
-            "the TOML breaks off here: a value, a closing quote or a bracket is missing".to_string()
-        }
-        message => message.to_string(),
-    };
-    at(path, text, offset, message)
+    located(path, crate::scenario_text::toml_error(text, error))
+}
+
+/// A scenario text's error as a lesson error in `path`.
+pub fn located(path: &Path, error: crate::scenario_text::TextError) -> LessonError {
+    LessonError {
+        file: path.to_path_buf(),
+        line: error.line,
+        column: error.column,
+        message: error.message,
+    }
 }
 
 /// Loads and checks one lesson file on its own (for `lab run`).

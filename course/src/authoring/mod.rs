@@ -17,7 +17,7 @@ mod minutes;
 pub use check::{check_explored, check_variant, explore_text};
 pub use error::LessonError;
 pub use load::{
-    lesson_from_text, load, load_lesson, load_with, toml_error, Checks, Loaded, MANIFEST,
+    lesson_from_text, load, load_lesson, load_with, located, toml_error, Checks, Loaded, MANIFEST,
 };
 pub use markdown::{inline_markdown, markdown, plain_text, unsafe_address, unsafe_addresses};
 pub use minutes::Estimate;

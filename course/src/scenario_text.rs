@@ -1,0 +1,239 @@
+//! A bare scenario as TOML text: read with every error at its line and column, written back in
+//! the same form. `lab run FILE.toml` and the app's sandbox read scenarios through [`parse`], so
+//! both accept and reject the same texts with the same words. Needs only the `toml` crate, so it
+//! also compiles to WebAssembly (feature `scenario-text`).
+
+use std::fmt;
+
+use lab_engine::{Payload, Scenario, ScenarioError};
+
+/// The longest scenario text read, in bytes: a generated batch of 10,000 records is about
+/// 1.3 MB, so this leaves room for the engine's 100,000-run cap without reading anything huge.
+pub const TEXT_BYTES_MAX: usize = 16 * 1024 * 1024;
+
+/// Why a scenario text cannot be used, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextError {
+    /// 1-based line and column (in characters).
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            formatter,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// The scenario a TOML text describes, checked by the engine's own rules
+/// ([`Scenario::validate`]). A rule the engine rejects is placed at the text it names, when the
+/// text names it once.
+pub fn parse(text: &str) -> Result<Scenario, TextError> {
+    if text.len() > TEXT_BYTES_MAX {
+        return Err(TextError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "the text is {} bytes long; a scenario may be at most {TEXT_BYTES_MAX} bytes",
+                text.len()
+            ),
+        });
+    }
+    let scenario: Scenario = toml::from_str(text).map_err(|error| toml_error(text, &error))?;
+    scenario
+        .validate()
+        .map_err(|error| rule_error(text, &error))?;
+    Ok(scenario)
+}
+
+/// The TOML text of a scenario; [`parse`] reads it back to the same scenario.
+pub fn write(scenario: &Scenario) -> String {
+    // Every field of a scenario is a string, number, boolean, table or array of them, so TOML
+    // can always write it; a failure would be a bug in the engine's types.
+    toml::to_string(scenario).expect("a scenario is always representable in TOML")
+}
+
+/// A payload written as TOML's inline-table fields, `amount = 5, user = "ann"`, as the
+/// sandbox's forms show it.
+pub fn write_payload(payload: &Payload) -> String {
+    let table = toml::Value::try_from(payload).expect("a payload is a flat map of scalars");
+    let text = table.to_string();
+    // An inline table prints as `{ a = 1, b = 2 }`; the braces are the form's, not the learner's.
+    let inner = text.trim().trim_start_matches('{').trim_end_matches('}');
+    inner.trim().to_string()
+}
+
+/// The payload of `amount = 5, user = "ann"`; Err says what is wrong in words.
+pub fn parse_payload(text: &str) -> Result<Payload, String> {
+    #[derive(serde::Deserialize)]
+    struct Wrapped {
+        payload: Payload,
+    }
+    if text.contains('\n') {
+        return Err("a payload is written on one line".into());
+    }
+    toml::from_str::<Wrapped>(&format!("payload = {{ {text} }}"))
+        .map(|wrapped| wrapped.payload)
+        .map_err(|error| error.message().to_string())
+}
+
+/// A TOML parse error at its position.
+pub fn toml_error(text: &str, error: &toml::de::Error) -> TextError {
+    let offset = error.span().map(|span| span.start).unwrap_or(0);
+    let (line, column) = line_column(text, offset);
+    // toml gives no words for some errors (a `key =` at the very end of the file).
+    let message = match error.message().trim() {
+        "" => {
+            "the TOML breaks off here: a value, a closing quote or a bracket is missing".to_string()
+        }
+        message => message.to_string(),
+    };
+    TextError {
+        line,
+        column,
+        message,
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset of `text`.
+pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u32 + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map(|rest| rest.chars().count())
+        .unwrap_or(0) as u32
+        + 1;
+    (line, column)
+}
+
+/// A broken engine rule, placed where the text says what the rule names.
+fn rule_error(text: &str, error: &ScenarioError) -> TextError {
+    let offset = match error {
+        ScenarioError::NoWorkers => None,
+        // The second definition is the one to rename.
+        ScenarioError::Duplicate { name, .. } => quoted(text, name).nth(1),
+        ScenarioError::UnknownOperation { op, .. } => quoted(text, op).next(),
+        ScenarioError::UnknownWorker { worker, .. } => quoted(text, worker).next(),
+        ScenarioError::ReservedName { name } => quoted(text, name).next(),
+        ScenarioError::FaultDoesNotApply { at, .. } => quoted(text, at).next(),
+        ScenarioError::OutOfRange { field, .. } => key(text, field),
+    };
+    let (line, column) = line_column(text, offset.unwrap_or(0));
+    TextError {
+        line,
+        column,
+        message: error.to_string(),
+    }
+}
+
+/// The byte offsets of `"value"` (TOML's basic string) in `text`.
+fn quoted<'a>(text: &'a str, value: &str) -> impl Iterator<Item = usize> + 'a {
+    let needle = format!("\"{value}\"");
+    text.match_indices(&needle)
+        .map(|(offset, _)| offset)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// The offset of the line that sets the last part of a dotted field name (`attempts_max` of
+/// `design.retry.attempts_max`), if a line starts with it.
+fn key(text: &str, field: &str) -> Option<usize> {
+    let name = field.rsplit('.').next()?;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let rest = trimmed.strip_prefix(name);
+        if rest.is_some_and(|rest| rest.trim_start().starts_with('=')) {
+            return Some(offset + line.len() - trimmed.len());
+        }
+        offset += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"workflow = "reserve"
+
+[[operations]]
+id = "OP-1"
+
+[[workers]]
+name = "worker-1"
+runs = [{ op = "OP-1" }]
+"#;
+
+    #[test]
+    fn a_written_scenario_reads_back_the_same() {
+        let scenario = parse(SMALL).expect("valid");
+        let text = write(&scenario);
+        assert_eq!(parse(&text), Ok(scenario));
+        let batch = lab_engine::BatchSpec::reference(25).scenario();
+        assert_eq!(parse(&write(&batch)), Ok(batch));
+    }
+
+    #[test]
+    fn a_syntax_error_names_its_line_and_column() {
+        let text = SMALL.replace("id = \"OP-1\"", "id = OP-1");
+        let error = parse(&text).expect_err("a bare word is not a value");
+        assert_eq!((error.line, error.column), (4, 6), "{error}");
+    }
+
+    #[test]
+    fn an_unknown_field_names_its_line() {
+        let text = SMALL.replace("id = \"OP-1\"", "id = \"OP-1\"\ncolour = 3");
+        let error = parse(&text).expect_err("unknown field");
+        assert_eq!(error.line, 5, "{error}");
+        assert!(error.message.contains("colour"), "{error}");
+    }
+
+    #[test]
+    fn a_broken_rule_is_placed_at_what_it_names() {
+        let text = SMALL.replace("runs = [{ op = \"OP-1\" }]", "runs = [{ op = \"OP-2\" }]");
+        let error = parse(&text).expect_err("unknown operation");
+        assert_eq!((error.line, error.column), (8, 16), "{error}");
+        assert!(error.message.contains("\"OP-2\""), "{error}");
+
+        let text = format!("{SMALL}\n[design.retry]\nattempts_max = 0\n");
+        let error = parse(&text).expect_err("out of range");
+        assert_eq!((error.line, error.column), (11, 1), "{error}");
+
+        let text =
+            format!("{SMALL}\n[[faults]]\nfault = \"crash\"\nat = \"table.write\"\nnth = 1\n");
+        let error = parse(&text).expect_err("reserve never writes a table");
+        assert_eq!((error.line, error.column), (12, 6), "{error}");
+    }
+
+    #[test]
+    fn a_payload_reads_back_and_refuses_what_is_not_one() {
+        let payload = parse_payload(r#"amount = 5, user = "ann", paid = true"#).expect("valid");
+        assert_eq!(payload.len(), 3);
+        assert_eq!(parse_payload(&write_payload(&payload)), Ok(payload));
+        assert_eq!(parse_payload(""), Ok(Payload::new()));
+        assert!(parse_payload("amount = ").is_err());
+        assert!(parse_payload("nested = { a = 1 }").is_err());
+        assert!(parse_payload("a = 1 }, b = { c = 2").is_err());
+    }
+
+    #[test]
+    fn a_character_offset_is_counted_in_characters() {
+        assert_eq!(line_column("é = 1\nab", 7), (2, 1));
+        assert_eq!(line_column("éa", 2), (1, 2));
+        assert_eq!(line_column("ab", 99), (1, 3));
+    }
+}

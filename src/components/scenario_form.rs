@@ -1,0 +1,586 @@
+//! The sandbox's scenario as forms: workflow, operations (with a generator for many records),
+//! workers and their runs, design switches, provider, retry policy, faults, schedule and seed.
+//! Every choice a form offers comes from the engine's declarations (its workflows, each
+//! workflow's switches and fault table), so the forms can only build what the engine accepts.
+//! Each change emits the whole next scenario; the page checks it and rewrites the TOML text.
+
+use std::rc::Rc;
+
+use lab_course::scenario_text;
+use lab_engine::{
+    Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, Operation,
+    RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, STEP_CAP_MAX, TICKS_MAX,
+};
+use serde::{de::DeserializeOwned, Serialize};
+use yew::prelude::*;
+
+use crate::components::fields::{CheckField, NumberField, SelectField, TextField};
+
+/// How many operations and workers the forms list one by one; past this, the TOML text edits
+/// them (thousands of inputs would make the page slow).
+pub const LISTED_MAX: usize = 20;
+/// How many runs a worker's run list shows as text; past this, the TOML text edits them.
+const RUNS_LISTED_MAX: usize = 50;
+/// The largest batch the generator makes.
+pub const RECORDS_MAX: u64 = 10_000;
+
+const BACKOFFS: [Backoff; 2] = [Backoff::Constant, Backoff::Exponential];
+const JITTERS: [Jitter; 4] = [
+    Jitter::None,
+    Jitter::Full,
+    Jitter::Equal,
+    Jitter::Decorrelated,
+];
+const STATUSES: [RejectStatus; 3] = [
+    RejectStatus::BadRequest400,
+    RejectStatus::Conflict409,
+    RejectStatus::Unprocessable422,
+];
+const CLASSES: [FailureClass; 4] = [
+    FailureClass::InvalidInput,
+    FailureClass::Permission,
+    FailureClass::Temporary,
+    FailureClass::UnknownCompletion,
+];
+
+/// The name a value has in scenario files (its serde name).
+fn name_of<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The value a scenario file's name stands for.
+fn from_name<T: DeserializeOwned>(name: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+}
+
+/// Options for a select, each value shown as its name with spaces.
+fn options<T: Serialize>(values: &[T]) -> Vec<(String, String)> {
+    values
+        .iter()
+        .map(|value| {
+            let name = name_of(value);
+            (name.clone(), name.replace('_', " "))
+        })
+        .collect()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioFormProps {
+    pub scenario: Rc<Scenario>,
+    /// The next scenario, after one change.
+    pub onedit: Callback<Scenario>,
+    /// The TOML text has errors: the forms wait until it reads again.
+    pub disabled: bool,
+}
+
+/// A callback that applies one change to a copy of the scenario and emits it.
+fn edit<T: 'static>(
+    props: &ScenarioFormProps,
+    apply: impl Fn(&mut Scenario, T) + 'static,
+) -> Callback<T> {
+    let scenario = Rc::clone(&props.scenario);
+    let onedit = props.onedit.clone();
+    Callback::from(move |value: T| {
+        let mut next = (*scenario).clone();
+        apply(&mut next, value);
+        onedit.emit(next);
+    })
+}
+
+/// Faults that no longer apply are dropped when the workflow changes: each workflow declares its
+/// own fault table.
+fn set_workflow(scenario: &mut Scenario, workflow: WorkflowKind) {
+    scenario.workflow = workflow;
+    scenario
+        .faults
+        .retain(|rule| workflow.faults_at(rule.at).contains(&rule.fault));
+}
+
+/// `count` operations: the first ones kept, new ones named after their number with a run each on
+/// the first worker; runs of removed operations removed.
+fn set_operation_count(scenario: &mut Scenario, count: usize) {
+    scenario.operations.truncate(count);
+    let mut number = scenario.operations.len();
+    while scenario.operations.len() < count {
+        number += 1;
+        let id = format!("OP-{number:03}");
+        if scenario
+            .operations
+            .iter()
+            .any(|operation| operation.id == id)
+        {
+            continue;
+        }
+        scenario.operations.push(Operation {
+            id: id.clone(),
+            payload: Default::default(),
+        });
+        if let Some(worker) = scenario.workers.first_mut() {
+            worker.runs.push(run(&id));
+        }
+    }
+    let known: std::collections::BTreeSet<String> = scenario
+        .operations
+        .iter()
+        .map(|operation| operation.id.clone())
+        .collect();
+    for worker in &mut scenario.workers {
+        worker.runs.retain(|run| known.contains(&run.op));
+    }
+}
+
+fn run(op: &str) -> Run {
+    Run {
+        op: op.to_string(),
+        payload: None,
+        not_before: 0,
+        key: None,
+    }
+}
+
+/// `count` workers: new ones named worker-N with no runs yet.
+fn set_worker_count(scenario: &mut Scenario, count: usize) {
+    scenario.workers.truncate(count.max(1));
+    let mut number = scenario.workers.len();
+    while scenario.workers.len() < count {
+        number += 1;
+        let name = format!("worker-{number}");
+        if scenario.workers.iter().any(|worker| worker.name == name) {
+            continue;
+        }
+        scenario.workers.push(WorkerPlan {
+            name,
+            runs: Vec::new(),
+        });
+    }
+}
+
+/// A generated batch in place of the operations and workers; the design, provider, retry policy,
+/// faults and seed stay.
+fn generate(scenario: &mut Scenario, records: u32, workers: u32) {
+    let batch = BatchSpec {
+        workflow: scenario.workflow,
+        records,
+        workers,
+        seed: scenario.seed,
+        faults: Vec::new(),
+    }
+    .scenario();
+    scenario.operations = batch.operations;
+    scenario.workers = batch.workers;
+    scenario.schedule = batch.schedule;
+    scenario.step_cap = batch.step_cap;
+    let names: Vec<String> = scenario.workers.iter().map(|w| w.name.clone()).collect();
+    for rule in &mut scenario.faults {
+        if rule
+            .worker
+            .as_ref()
+            .is_some_and(|name| !names.contains(name))
+        {
+            rule.worker = None;
+        }
+    }
+}
+
+/// A fault that applies in this workflow: the first its table declares, at its first occurrence.
+fn first_fault(workflow: WorkflowKind) -> Option<FaultRule> {
+    let (at, faults) = workflow.fault_table().first()?;
+    Some(FaultRule {
+        fault: *faults.first()?,
+        at: *at,
+        nth: Some(1),
+        worker: None,
+        chance_permille: None,
+    })
+}
+
+#[component]
+pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
+    let scenario = &props.scenario;
+    let workflow = scenario.workflow;
+    html! {
+        <form class="scenario-form" aria-label="Scenario forms" onsubmit={Callback::from(|event: SubmitEvent| event.prevent_default())}>
+            <fieldset disabled={props.disabled}>
+                <legend class="visually-hidden">{ "Scenario" }</legend>
+                if props.disabled {
+                    <p class="hint">{ "The forms wait until the TOML text reads again: fix its error, or undo your typing." }</p>
+                }
+                { workflow_fields(props) }
+                { operation_fields(props) }
+                { worker_fields(props) }
+                <fieldset class="form-section">
+                    <legend>{ "Design switches" }</legend>
+                    { for workflow.switches().iter().map(|&switch| html! {
+                        <CheckField label={switch.label()} checked={switch.get(scenario)}
+                            onchange={edit(props, move |next, on: bool| *next = switch.set(next, on))} />
+                    }) }
+                </fieldset>
+                { provider_fields(props) }
+                { retry_fields(props) }
+                { fault_fields(props) }
+                { schedule_fields(props) }
+            </fieldset>
+        </form>
+    }
+}
+
+fn workflow_fields(props: &ScenarioFormProps) -> Html {
+    let workflows: Vec<(String, String)> = WorkflowKind::ALL
+        .iter()
+        .map(|workflow| {
+            (
+                workflow.name().to_string(),
+                workflow.name().replace('_', " "),
+            )
+        })
+        .collect();
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Workflow" }</legend>
+            <SelectField label="Workflow every worker runs" options={workflows}
+                value={props.scenario.workflow.name()}
+                onchange={edit(props, |next, name: String| {
+                    if let Some(workflow) = WorkflowKind::ALL.into_iter().find(|w| w.name() == name) {
+                        set_workflow(next, workflow);
+                    }
+                })} />
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GeneratorProps {
+    /// Records and workers.
+    ongenerate: Callback<(u32, u32)>,
+}
+
+/// Many records at once: the engine's batch generator (`lab generate`).
+#[component]
+fn Generator(props: &GeneratorProps) -> Html {
+    let records = use_state(|| 1_000u64);
+    let workers = use_state(|| 2u64);
+    let onrecords = {
+        let records = records.clone();
+        Callback::from(move |value| records.set(value))
+    };
+    let onworkers = {
+        let workers = workers.clone();
+        Callback::from(move |value| workers.set(value))
+    };
+    let onclick = {
+        let ongenerate = props.ongenerate.clone();
+        let (records, workers) = (*records as u32, *workers as u32);
+        Callback::from(move |_: MouseEvent| ongenerate.emit((records, workers)))
+    };
+    html! {
+        <div class="generator" role="group" aria-label="Generate records">
+            <NumberField label="Records to generate" value={*records} min={1} max={RECORDS_MAX} onchange={onrecords} />
+            <NumberField label="Workers sharing them" value={*workers} min={1} max={64} onchange={onworkers} />
+            <button type="button" {onclick}>{ "Generate records" }</button>
+        </div>
+    }
+}
+
+fn operation_fields(props: &ScenarioFormProps) -> Html {
+    let operations = &props.scenario.operations;
+    let listed = operations.iter().take(LISTED_MAX).enumerate().map(|(index, operation)| {
+        let old = operation.id.clone();
+        let onid = edit(props, move |next, id: String| {
+            next.operations[index].id = id.clone();
+            for run in next.workers.iter_mut().flat_map(|worker| &mut worker.runs) {
+                if run.op == old {
+                    run.op = id.clone();
+                }
+            }
+        });
+        html! {
+            <li>
+                <TextField label={format!("Operation {} id", index + 1)} value={operation.id.clone()} onchange={onid} />
+                <PayloadField label={format!("Operation {} payload", index + 1)}
+                    value={scenario_text::write_payload(&operation.payload)}
+                    onchange={edit(props, move |next, payload| next.operations[index].payload = payload)} />
+            </li>
+        }
+    });
+    let ongenerate = edit(props, |next, (records, workers): (u32, u32)| {
+        generate(next, records, workers)
+    });
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Operations" }</legend>
+            <NumberField label="Number of operations" value={operations.len() as u64} min={1} max={RECORDS_MAX}
+                onchange={edit(props, |next, count: u64| set_operation_count(next, count as usize))} />
+            <Generator {ongenerate} />
+            <ol class="form-list" aria-label="Operations">{ for listed }</ol>
+            if operations.len() > LISTED_MAX {
+                <p class="hint">{ format!("and {} more: edit them in the TOML text.", operations.len() - LISTED_MAX) }</p>
+            }
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PayloadFieldProps {
+    label: AttrValue,
+    value: AttrValue,
+    onchange: Callback<lab_engine::Payload>,
+}
+
+/// A payload as `amount = 5, user = "ann"`; text that is not one says why and changes nothing.
+#[component]
+fn PayloadField(props: &PayloadFieldProps) -> Html {
+    let problem = use_state(|| None::<String>);
+    let onchange = {
+        let onchange = props.onchange.clone();
+        let problem = problem.clone();
+        Callback::from(
+            move |text: String| match scenario_text::parse_payload(&text) {
+                Ok(payload) => {
+                    problem.set(None);
+                    onchange.emit(payload);
+                }
+                Err(error) => problem.set(Some(format!(
+                    "Not a payload ({error}); write fields like amount = 5, user = \"ann\"."
+                ))),
+            },
+        )
+    };
+    html! {
+        <div class="payload-field">
+            <TextField label={props.label.clone()} value={props.value.clone()} {onchange} />
+            if let Some(problem) = &*problem {
+                <span class="field-problem" role="alert">{ problem.clone() }</span>
+            }
+        </div>
+    }
+}
+
+fn worker_fields(props: &ScenarioFormProps) -> Html {
+    let workers = &props.scenario.workers;
+    let listed = workers.iter().take(LISTED_MAX).enumerate().map(|(index, worker)| {
+        let runs = if worker.runs.len() <= RUNS_LISTED_MAX {
+            let text: Vec<&str> = worker.runs.iter().map(|run| run.op.as_str()).collect();
+            html! {
+                <TextField label={format!("Worker {} runs (operation ids, in order)", index + 1)} value={text.join(", ")}
+                    onchange={edit(props, move |next, text: String| {
+                        next.workers[index].runs = text.split(',').map(str::trim).filter(|op| !op.is_empty()).map(run).collect();
+                    })} />
+            }
+        } else {
+            html! { <p class="hint">{ format!("{} runs: edit them in the TOML text.", worker.runs.len()) }</p> }
+        };
+        html! {
+            <li>
+                <TextField label={format!("Worker {} name", index + 1)} value={worker.name.clone()}
+                    onchange={edit(props, move |next, name: String| next.workers[index].name = name)} />
+                { runs }
+            </li>
+        }
+    });
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Workers and their runs" }</legend>
+            <NumberField label="Number of workers" value={workers.len() as u64} min={1} max={64}
+                onchange={edit(props, |next, count: u64| set_worker_count(next, count as usize))} />
+            <ol class="form-list" aria-label="Workers">{ for listed }</ol>
+            <p class="hint">{ "A run's own payload, start tick or reused key: edit it in the TOML text." }</p>
+        </fieldset>
+    }
+}
+
+fn provider_fields(props: &ScenarioFormProps) -> Html {
+    let provider = &props.scenario.provider;
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Provider" }</legend>
+            <SelectField label="Status of a rejected reused key" options={options(&STATUSES)} value={name_of(&provider.reject_status)}
+                onchange={edit(props, |next, name: String| if let Some(status) = from_name(&name) { next.provider.reject_status = status })} />
+            <NumberField label="Keys forgotten after (ticks; 0 keeps them)" value={u64::from(provider.retention_ticks)} min={0} max={u64::from(TICKS_MAX)}
+                onchange={edit(props, |next, ticks: u64| next.provider.retention_ticks = ticks as u32)} />
+            <NumberField label="Lookups stale for (ticks; 0 is authoritative)" value={u64::from(provider.lookup_stale_ticks)} min={0} max={u64::from(TICKS_MAX)}
+                onchange={edit(props, |next, ticks: u64| next.provider.lookup_stale_ticks = ticks as u32)} />
+        </fieldset>
+    }
+}
+
+fn retry_fields(props: &ScenarioFormProps) -> Html {
+    let retry = &props.scenario.design.retry;
+    let ticks = |label: &'static str, value: u32, set: fn(&mut Scenario, u32)| {
+        html! {
+            <NumberField {label} value={u64::from(value)} min={0} max={u64::from(TICKS_MAX)}
+                onchange={edit(props, move |next, ticks: u64| set(next, ticks as u32))} />
+        }
+    };
+    let eligible = CLASSES.iter().map(|&class| {
+        html! {
+            <CheckField label={format!("Retry {}", name_of(&class).replace('_', " "))} checked={retry.eligible.contains(&class)}
+                onchange={edit(props, move |next, on: bool| {
+                    let eligible = &mut next.design.retry.eligible;
+                    eligible.retain(|each| *each != class);
+                    if on {
+                        eligible.push(class);
+                        eligible.sort();
+                    }
+                })} />
+        }
+    });
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Retry policy" }</legend>
+            <NumberField label="Attempts in all" value={u64::from(retry.attempts_max)} min={1} max={100}
+                onchange={edit(props, |next, attempts: u64| next.design.retry.attempts_max = attempts as u32)} />
+            <NumberField label="Nested retry layers" value={u64::from(retry.layers)} min={1} max={6}
+                onchange={edit(props, |next, layers: u64| next.design.retry.layers = layers as u32)} />
+            { ticks("First delay (ticks)", retry.delay_base_ticks, |next, ticks| next.design.retry.delay_base_ticks = ticks) }
+            { ticks("Largest delay (ticks)", retry.delay_cap_ticks, |next, ticks| next.design.retry.delay_cap_ticks = ticks) }
+            { ticks("Deadline (ticks; 0 for none)", retry.deadline_ticks, |next, ticks| next.design.retry.deadline_ticks = ticks) }
+            <SelectField label="Backoff" options={options(&BACKOFFS)} value={name_of(&retry.backoff)}
+                onchange={edit(props, |next, name: String| if let Some(backoff) = from_name(&name) { next.design.retry.backoff = backoff })} />
+            <SelectField label="Jitter" options={options(&JITTERS)} value={name_of(&retry.jitter)}
+                onchange={edit(props, |next, name: String| if let Some(jitter) = from_name(&name) { next.design.retry.jitter = jitter })} />
+            { for eligible }
+        </fieldset>
+    }
+}
+
+fn fault_fields(props: &ScenarioFormProps) -> Html {
+    let scenario = &props.scenario;
+    let workflow = scenario.workflow;
+    // Only the faults this workflow declares somewhere, and for each only where it declares it.
+    let kinds: Vec<FaultKind> = FaultKind::ALL
+        .into_iter()
+        .filter(|&fault| workflow.actions_for(fault).next().is_some())
+        .collect();
+    let mut workers = vec![(String::new(), "any worker".to_string())];
+    workers.extend(
+        scenario
+            .workers
+            .iter()
+            .map(|worker| (worker.name.clone(), worker.name.clone())),
+    );
+    let rules = scenario.faults.iter().enumerate().map(|(index, rule)| {
+        let number = index + 1;
+        let actions: Vec<Action> = workflow.actions_for(rule.fault).collect();
+        let when = if rule.nth.is_some() { "nth" } else { "chance" };
+        let onremove = {
+            let remove = edit(props, move |next, ()| {
+                next.faults.remove(index);
+            });
+            Callback::from(move |_: MouseEvent| remove.emit(()))
+        };
+        html! {
+            <li>
+                <SelectField label={format!("Fault {number}")} options={options(&kinds)} value={name_of(&rule.fault)}
+                    onchange={edit(props, move |next, name: String| {
+                        if let Some(fault) = from_name::<FaultKind>(&name) {
+                            let rule = &mut next.faults[index];
+                            rule.fault = fault;
+                            if !next.workflow.faults_at(rule.at).contains(&fault) {
+                                rule.at = next.workflow.actions_for(fault).next().unwrap_or(rule.at);
+                            }
+                        }
+                    })} />
+                <SelectField label={format!("Fault {number} strikes at")}
+                    options={actions.iter().map(|action| (action.name().to_string(), action.name().to_string())).collect::<Vec<_>>()}
+                    value={rule.at.name()}
+                    onchange={edit(props, move |next, name: String| {
+                        if let Some(at) = Action::ALL.into_iter().find(|action| action.name() == name) {
+                            next.faults[index].at = at;
+                        }
+                    })} />
+                <SelectField label={format!("Fault {number} counts occurrences of")} options={workers.clone()}
+                    value={rule.worker.clone().unwrap_or_default()}
+                    onchange={edit(props, move |next, name: String| next.faults[index].worker = (!name.is_empty()).then_some(name))} />
+                <SelectField label={format!("Fault {number} strikes")}
+                    options={vec![("nth".to_string(), "at one occurrence".to_string()), ("chance".to_string(), "by chance, at every occurrence".to_string())]}
+                    value={when}
+                    onchange={edit(props, move |next, when: String| {
+                        let rule = &mut next.faults[index];
+                        if when == "nth" {
+                            rule.nth = Some(rule.nth.unwrap_or(1));
+                            rule.chance_permille = None;
+                        } else {
+                            rule.nth = None;
+                            rule.chance_permille = Some(rule.chance_permille.unwrap_or(100));
+                        }
+                    })} />
+                if let Some(nth) = rule.nth {
+                    <NumberField label={format!("Fault {number} occurrence")} value={u64::from(nth)} min={1} max={u64::from(u32::MAX)}
+                        onchange={edit(props, move |next, nth: u64| next.faults[index].nth = Some(nth as u32))} />
+                } else {
+                    <NumberField label={format!("Fault {number} chance (per thousand)")} value={u64::from(rule.chance_permille.unwrap_or(0))} min={0} max={1000}
+                        onchange={edit(props, move |next, permille: u64| next.faults[index].chance_permille = Some(permille as u16))} />
+                }
+                <button type="button" onclick={onremove}>{ format!("Remove fault {number}") }</button>
+            </li>
+        }
+    });
+    let onadd = {
+        let add = edit(props, |next, ()| {
+            if let Some(rule) = first_fault(next.workflow) {
+                next.faults.push(rule);
+            }
+        });
+        Callback::from(move |_: MouseEvent| add.emit(()))
+    };
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Faults" }</legend>
+            if scenario.faults.is_empty() {
+                <p class="hint">{ "No faults planned." }</p>
+            }
+            <ol class="form-list" aria-label="Faults">{ for rules }</ol>
+            <button type="button" onclick={onadd} disabled={kinds.is_empty()}>{ "Add a fault" }</button>
+        </fieldset>
+    }
+}
+
+fn schedule_fields(props: &ScenarioFormProps) -> Html {
+    let scenario = &props.scenario;
+    let kinds = [
+        Schedule::Sequential,
+        Schedule::RoundRobin,
+        Schedule::Explicit { order: Vec::new() },
+        Schedule::Seeded,
+    ];
+    let kind_name = |schedule: &Schedule| {
+        serde_json::to_value(schedule)
+            .ok()
+            .and_then(|value| {
+                value
+                    .get("kind")
+                    .and_then(|kind| kind.as_str().map(str::to_string))
+            })
+            .unwrap_or_default()
+    };
+    let options: Vec<(String, String)> = kinds
+        .iter()
+        .map(|kind| (kind_name(kind), kind_name(kind).replace('_', " ")))
+        .collect();
+    let onkind = edit(props, move |next, name: String| {
+        if let Some(kind) = kinds.iter().find(|kind| kind_name(kind) == name) {
+            next.schedule = kind.clone();
+        }
+    });
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Schedule and seed" }</legend>
+            <SelectField label="Schedule" {options} value={kind_name(&scenario.schedule)} onchange={onkind} />
+            if let Schedule::Explicit { order } = &scenario.schedule {
+                <TextField label="Order of workers (0-based indexes, comma separated)"
+                    value={order.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")}
+                    onchange={edit(props, |next, text: String| {
+                        let order = text.split(',').filter_map(|each| each.trim().parse::<u8>().ok()).collect();
+                        next.schedule = Schedule::Explicit { order };
+                    })} />
+            }
+            <NumberField label="Seed" value={scenario.seed} min={0} max={u64::from(u32::MAX)}
+                onchange={edit(props, |next, seed: u64| next.seed = seed)} />
+            <NumberField label="Step cap (events)" value={u64::from(scenario.step_cap)} min={1} max={u64::from(STEP_CAP_MAX)}
+                onchange={edit(props, |next, cap: u64| next.step_cap = cap as u32)} />
+        </fieldset>
+    }
+}

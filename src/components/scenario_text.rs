@@ -1,0 +1,111 @@
+//! The sandbox's scenario as TOML text: an editable, labelled text box with the checker's errors
+//! at line and column, importing a scenario file, and downloading the scenario and the diagram.
+
+use std::rc::Rc;
+
+use gloo::file::File;
+use lab_course::scenario_text::{TextError, TEXT_BYTES_MAX};
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioTextProps {
+    /// The text as the learner left it.
+    pub text: Rc<str>,
+    /// Why the text is not the running scenario.
+    pub error: Option<TextError>,
+    /// Whether the text has been read since it last changed.
+    pub checked: bool,
+    /// What the last import did: Ok in words, Err in words.
+    pub import: Option<Result<String, String>>,
+    pub ontype: Callback<String>,
+    /// A chosen file: (name, text).
+    pub onimport: Callback<(String, String)>,
+    /// A file that could not be read at all: why, in words.
+    pub onimportfailed: Callback<String>,
+}
+
+/// A checker message on one line, without its closing full stop.
+pub fn one_line(message: &str) -> String {
+    let lines: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    lines.join("; ").trim_end_matches('.').to_string()
+}
+
+#[component]
+pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let oninput = {
+        let ontype = props.ontype.clone();
+        Callback::from(move |event: InputEvent| {
+            let area: HtmlTextAreaElement = event.target_unchecked_into();
+            ontype.emit(area.value());
+        })
+    };
+    let onfile = {
+        let onimport = props.onimport.clone();
+        let onimportfailed = props.onimportfailed.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let file = input.files().and_then(|files| files.get(0));
+            // Cleared so choosing the same file again is a change too.
+            input.set_value("");
+            let Some(file) = file.map(File::from) else {
+                return;
+            };
+            let name = file.name();
+            if file.size() > TEXT_BYTES_MAX as u64 {
+                onimportfailed.emit(format!(
+                    "{name} was not imported: it is {} bytes long, more than the {TEXT_BYTES_MAX} bytes a scenario may have. Your scenario is unchanged.",
+                    file.size()
+                ));
+                return;
+            }
+            let onimport = onimport.clone();
+            let onimportfailed = onimportfailed.clone();
+            let task = gloo::file::callbacks::read_as_text(&file, move |text| match text {
+                Ok(text) => onimport.emit((name, text)),
+                Err(error) => onimportfailed.emit(format!(
+                    "{name} could not be read ({error}). Your scenario is unchanged."
+                )),
+            });
+            *reader.borrow_mut() = Some(task);
+        })
+    };
+    let status = match (&props.error, props.checked) {
+        (Some(error), _) => html! {
+            <p id="scenario-text-status" class="field-problem" role="alert">
+                { format!("Line {}, column {}: {}. The lab keeps running the last valid scenario.", error.line, error.column, one_line(&error.message)) }
+            </p>
+        },
+        (None, false) => {
+            html! { <p id="scenario-text-status" class="hint" role="status">{ "Reading…" }</p> }
+        }
+        (None, true) => {
+            html! { <p id="scenario-text-status" class="hint" role="status">{ "The text is valid; the lab runs it." }</p> }
+        }
+    };
+    let import = props.import.as_ref().map(|result| match result {
+        Ok(message) => html! { <p class="hint" role="status">{ message.clone() }</p> },
+        Err(message) => html! { <p class="field-problem" role="alert">{ message.clone() }</p> },
+    });
+    html! {
+        <section class="scenario-text" aria-labelledby="scenario-text-title">
+            <h2 id="scenario-text-title" class="panel-title">{ "Scenario as TOML" }</h2>
+            <label class="field" for="scenario-toml">{ "Scenario (TOML)" }</label>
+            <textarea id="scenario-toml" class="toml" spellcheck="false" rows="24"
+                value={AttrValue::from(Rc::clone(&props.text))} {oninput}
+                aria-describedby="scenario-text-status"
+                aria-invalid={props.error.is_some().then_some("true")} />
+            { status }
+            <label class="field file">
+                <span class="field-label">{ "Import a scenario file (TOML)" }</span>
+                <input type="file" accept=".toml,text/plain,application/toml" onchange={onfile} />
+            </label>
+            { for import }
+        </section>
+    }
+}

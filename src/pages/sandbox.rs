@@ -1,0 +1,375 @@
+//! The sandbox: the learner builds a scenario of their own, from a lesson's design or from blank,
+//! in forms or as TOML text (the two kept in step), runs it and steps through it, exports the
+//! scenario and the diagram, and imports a scenario file. It is saved in this browser, so a
+//! reload loses nothing.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
+use lab_course::scenario_text;
+use lab_engine::{Scenario, WorkflowKind};
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::components::code_panel::CodePanel;
+use crate::components::event_card::EventCard;
+use crate::components::fields::SelectField;
+use crate::components::invariants::Invariants;
+use crate::components::record_table::RecordTable;
+use crate::components::scenario_form::ScenarioForm;
+use crate::components::scenario_text::ScenarioText;
+use crate::components::sequence_diagram::SequenceDiagram;
+use crate::components::stepper::Stepper;
+use crate::course::course;
+use crate::player::{use_player, Design, PlayerAction, Setup, WhatCouldGoWrong};
+use crate::route::Route;
+use crate::sandbox::{blank, Sandbox, SandboxAction};
+use crate::store::{load_sandbox, save_sandbox, use_app, use_app_dispatch, AppAction, Speed};
+
+/// How long typing must pause before the text is read, in milliseconds: reading a scenario of
+/// thousands of records takes a moment, and a half-typed word is never worth an error.
+const READ_PAUSE_MS: u32 = 400;
+/// Events the diagram draws before the cursor.
+const DIAGRAM_WINDOW: u32 = 120;
+/// Operations the records table shows around the current one.
+const RECORDS_WINDOW: usize = 20;
+/// Markers the scrubber lists: a run of thousands of records can have thousands of faults.
+const MARKERS_MAX: usize = 30;
+/// The start-from choice for a blank scenario.
+const BLANK: &str = "blank";
+
+/// Every design of every lesson, as (value, what the option says), after the blank one.
+fn start_options() -> Vec<(String, String)> {
+    let course = course();
+    let mut options = vec![(BLANK.to_string(), "A blank scenario".to_string())];
+    for lesson in &course.lessons {
+        for variant in &lesson.variants {
+            let kind = match variant.kind {
+                lab_course::VariantKind::Safe => "safe",
+                lab_course::VariantKind::Unsafe => "unsafe",
+            };
+            options.push((
+                format!("{}/{}", lesson.id, variant.id),
+                format!("{}: {} ({kind})", lesson.title, variant.label),
+            ));
+        }
+    }
+    options
+}
+
+/// The scenario a start-from choice names.
+fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
+    if choice == BLANK {
+        return Some(blank(workflow));
+    }
+    let (lesson, variant) = choice.split_once('/')?;
+    let course = course();
+    Some(course.lesson(lesson)?.variant(variant)?.scenario.clone())
+}
+
+/// The operations the records table shows: a window around the current event's operation.
+fn shown_operations(scenario: &Scenario, current: Option<&str>) -> (Vec<String>, usize) {
+    let total = scenario.operations.len();
+    let at = current
+        .and_then(|op| {
+            scenario
+                .operations
+                .iter()
+                .position(|operation| operation.id == op)
+        })
+        .unwrap_or(0);
+    let first = at
+        .saturating_sub(RECORDS_WINDOW / 4)
+        .min(total.saturating_sub(RECORDS_WINDOW));
+    let shown = scenario.operations[first..(first + RECORDS_WINDOW).min(total)]
+        .iter()
+        .map(|operation| operation.id.clone())
+        .collect();
+    (shown, first)
+}
+
+/// Milliseconds since the page loaded.
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or(0.0, |performance| performance.now())
+}
+
+#[derive(Properties)]
+struct ExploreProps {
+    /// Changes with the scenario: the props are equal while it does, without comparing the
+    /// scenarios (thousands of records) at every step.
+    revision: u32,
+    scenario: Rc<Scenario>,
+    budget: lab_engine::Budget,
+    onopen: Callback<(Scenario, u32)>,
+}
+
+impl PartialEq for ExploreProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision
+            && Rc::ptr_eq(&self.scenario, &other.scenario)
+            && self.budget == other.budget
+            && self.onopen == other.onopen
+    }
+}
+
+/// The player's "What could go wrong?" on the sandbox's scenario (the learner's, even while a
+/// counterexample is on show).
+#[component]
+fn Explore(props: &ExploreProps) -> Html {
+    html! {
+        <WhatCouldGoWrong scenario={(*props.scenario).clone()} budget={props.budget.clone()} onopen={props.onopen.clone()} />
+    }
+}
+
+#[derive(Properties)]
+struct SandboxLabProps {
+    scenario: Rc<Scenario>,
+    /// Changes with the scenario; the page keys this lab by it.
+    revision: u32,
+    /// The frame on show, shared with the page so the next lab starts there.
+    frame: Rc<Cell<u32>>,
+}
+
+impl PartialEq for SandboxLabProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision && Rc::ptr_eq(&self.scenario, &other.scenario)
+    }
+}
+
+/// The lab on the sandbox's scenario: the player made for it, with the scenario as its one
+/// design, so a step copies nothing of the scenario. A changed scenario makes a new lab.
+#[component]
+fn SandboxLab(props: &SandboxLabProps) -> Html {
+    let designs = {
+        let scenario = (*props.scenario).clone();
+        use_memo((), move |_| vec![Design::free("Your scenario", scenario)])
+    };
+    let began = now_ms();
+    let setup = Setup {
+        custom: None,
+        frame: props.frame.get(),
+    };
+    // The player runs the engine as it is made, in this first render: that is what is timed.
+    let player = use_player(Rc::clone(&designs), setup);
+    let run_ms = use_state(move || now_ms() - began);
+    props.frame.set(player.frame());
+    let speed = use_app().settings.speed;
+    let dispatch = use_app_dispatch();
+    let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
+    let send = |make: fn(u32) -> PlayerAction| {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |value: u32| dispatcher.dispatch(make(value)))
+    };
+    let ongo = send(PlayerAction::Seek);
+    let ongoevent = send(PlayerAction::SeekEvent);
+    let ontoggleplay = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
+    };
+    // Whether the lab shows a counterexample the explorer found rather than the sandbox's
+    // scenario (until the scenario changes and this lab is made anew).
+    let counterexample = use_state(|| false);
+    let onopen = use_callback(
+        (player.dispatcher(), counterexample.clone()),
+        |(scenario, event), (dispatcher, counterexample)| {
+            counterexample.set(true);
+            dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event })
+        },
+    );
+    match player.error() {
+        Some(error) => {
+            html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
+        }
+        None => {
+            let (variant, cursor) = player.located();
+            let trace = player.trace();
+            let scenario = player.scenario_of(variant);
+            let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
+            let (operations, first) = shown_operations(scenario, current);
+            let total = scenario.operations.len();
+            let mut markers = player.markers();
+            markers.truncate(MARKERS_MAX);
+            html! {
+                <>
+                    <p class="meta" role="status">
+                        { format!("{} events, run by the engine in {:.0} ms.", trace.len(), *run_ms) }
+                    </p>
+                    if let Some(notice) = player.notice() {
+                        <p class="notice" role="status">{ notice.to_string() }</p>
+                    }
+                    if *counterexample {
+                        <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
+                    }
+                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
+                    <EventCard trace={Rc::clone(&trace)} {cursor} />
+                    if total > operations.len() {
+                        <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
+                    }
+                    <RecordTable trace={Rc::clone(&trace)} {cursor} {operations} />
+                    <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
+                    <div class="lab-pair">
+                        <CodePanel trace={Rc::clone(&trace)} {cursor} />
+                        <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
+                    </div>
+                    <Explore revision={props.revision} scenario={Rc::clone(&props.scenario)} budget={designs[0].budget.clone()} {onopen} />
+                </>
+            }
+        }
+    }
+}
+
+#[component]
+pub fn SandboxPage() -> Html {
+    let loaded = use_memo((), |_| load_sandbox());
+    let state = {
+        let loaded = Rc::clone(&loaded);
+        use_reducer(move || Sandbox::restored(&loaded.0, || blank(WorkflowKind::Reserve)))
+    };
+    let save_problem = use_state(|| None::<String>);
+    let start = use_state(|| BLANK.to_string());
+    // The frame on show, kept across a change of scenario (the lab is made anew for each).
+    let frame = use_memo((), |_| Cell::new(0u32));
+    {
+        // Typed text is read once typing pauses.
+        let dispatcher = state.dispatcher();
+        use_effect_with(
+            (state.text_revision, state.checked),
+            move |&(_, checked)| {
+                let timer = (!checked).then(|| {
+                    Timeout::new(READ_PAUSE_MS, move || {
+                        dispatcher.dispatch(SandboxAction::Check)
+                    })
+                });
+                move || drop(timer)
+            },
+        );
+    }
+    {
+        // Saved whenever the text has been read: the text as typed, and the scenario that runs.
+        let state = state.clone();
+        let save_problem = save_problem.clone();
+        use_effect_with(
+            (state.scenario_revision, state.text_revision, state.checked),
+            move |&(_, _, checked)| {
+                if checked {
+                    match save_sandbox(&state.saved()) {
+                        Ok(()) => save_problem.set(None),
+                        Err(reason) => save_problem.set(Some(format!(
+                            "Your sandbox could not be saved in this browser ({reason}). It stays in this tab; download it as TOML to keep a copy."
+                        ))),
+                    }
+                }
+            },
+        );
+    }
+    // Made once: the editor's components re-render only when what they show changes, never
+    // on a step (the text box can hold a megabyte of text).
+    let dispatcher = state.dispatcher();
+    let onedit = use_callback(dispatcher.clone(), |scenario, dispatcher| {
+        dispatcher.dispatch(SandboxAction::Edit(scenario))
+    });
+    let ontype = use_callback(dispatcher.clone(), |text, dispatcher| {
+        dispatcher.dispatch(SandboxAction::Type(text))
+    });
+    let onimport = use_callback(dispatcher.clone(), |(name, text), dispatcher| {
+        dispatcher.dispatch(SandboxAction::Import { name, text })
+    });
+    let onimportfailed = use_callback(dispatcher, |message, dispatcher| {
+        dispatcher.dispatch(SandboxAction::ImportFailed(message))
+    });
+    let onstartchoice = {
+        let start = start.clone();
+        Callback::from(move |choice: String| start.set(choice))
+    };
+    let onstart = {
+        let dispatcher = state.dispatcher();
+        let choice = (*start).clone();
+        let workflow = state.scenario.workflow;
+        let frame = Rc::clone(&frame);
+        Callback::from(move |_: MouseEvent| {
+            if let Some(scenario) = start_scenario(&choice, workflow) {
+                frame.set(0);
+                dispatcher.dispatch(SandboxAction::Edit(scenario));
+            }
+        })
+    };
+    let ondownloadtoml = {
+        let scenario = Rc::clone(&state.scenario);
+        Callback::from(move |_: MouseEvent| {
+            let text = scenario_text::write(&scenario);
+            if let Err(error) =
+                crate::download::download_text("sandbox-scenario.toml", &text, "application/toml")
+            {
+                gloo::console::error!(format!("download failed: {error}"));
+            }
+        })
+    };
+    let lab = use_node_ref();
+    let ondownloadsvg = {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| {
+            let svg = lab
+                .cast::<web_sys::Element>()
+                .and_then(|lab| lab.query_selector(".diagram svg").ok().flatten());
+            let Some(svg) = svg else {
+                return;
+            };
+            let title = svg
+                .get_attribute("aria-label")
+                .unwrap_or_else(|| "Sequence diagram".into());
+            let written = crate::svg_export::standalone_svg(
+                &svg,
+                &format!("Idempotency Lab sandbox: {title}"),
+            )
+            .and_then(|text| {
+                crate::download::download_text("sandbox-diagram.svg", &text, "image/svg+xml")
+            });
+            if let Err(error) = written {
+                gloo::console::error!(format!("download failed: {error}"));
+            }
+        })
+    };
+
+    html! {
+        <main id="main" tabindex="-1" class="page sandbox">
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+                <Link<Route> to={Route::Home}>{ "Course" }</Link<Route>>
+                <span aria-hidden="true">{ " / " }</span>
+                <span aria-current="page">{ "Sandbox" }</span>
+            </nav>
+            <h1>{ "Sandbox" }</h1>
+            <p class="lead">{ "Build a scenario of your own: start from a lesson's design or from blank, change it in the forms or in its TOML text, and step through what the engine does. Your sandbox is saved in this browser." }</p>
+            if let Some(notice) = loaded.1.clone() {
+                <p class="notice" role="alert">{ notice }</p>
+            }
+            if let Some(problem) = (*save_problem).clone() {
+                <p class="notice" role="alert">{ problem }</p>
+            }
+            <div class="start-from" role="group" aria-label="Start from">
+                <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
+                <button type="button" onclick={onstart}>{ "Start from this design" }</button>
+            </div>
+            <div class="sandbox-editor">
+                <section class="scenario-editor" aria-labelledby="scenario-forms-title">
+                    <h2 id="scenario-forms-title" class="panel-title">{ "Scenario" }</h2>
+                    if let Some(problem) = state.form_error.clone() {
+                        <p class="field-problem" role="alert">{ problem }</p>
+                    }
+                    <ScenarioForm scenario={Rc::clone(&state.scenario)} {onedit} disabled={state.error.is_some()} />
+                </section>
+                <ScenarioText text={Rc::clone(&state.text)} error={state.error.clone()} checked={state.checked}
+                    import={state.import.clone()} {ontype} {onimport} {onimportfailed} />
+            </div>
+            <section class="lab" aria-label="Lab" ref={lab}>
+                <div class="export-bar">
+                    <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
+                    <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
+                </div>
+                <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision} frame={Rc::clone(&frame)} />
+            </section>
+        </main>
+    }
+}

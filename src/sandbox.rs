@@ -1,0 +1,291 @@
+//! The sandbox's state: one scenario shown two ways, as forms and as TOML text, kept in step. The
+//! lab always runs the last valid scenario; text that does not read keeps its errors beside it
+//! until it does. The reducer does no IO: saving and the timer that checks typed text are the
+//! page's effects.
+
+use std::rc::Rc;
+
+use lab_course::scenario_text::{self, TextError};
+use lab_engine::{Operation, Run, Scenario, WorkerPlan, WorkflowKind};
+use yew::Reducible;
+
+use crate::store::SavedSandbox;
+
+/// The sandbox as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sandbox {
+    /// The scenario the lab runs: always a valid one.
+    pub scenario: Rc<Scenario>,
+    /// Counts changes of `scenario`, so the page re-runs the engine once per change without
+    /// comparing whole scenarios.
+    pub scenario_revision: u32,
+    /// The TOML text in the text box, as the learner left it.
+    pub text: Rc<str>,
+    /// Counts changes of `text`, for the effect that checks it once typing pauses.
+    pub text_revision: u32,
+    /// Whether `text` has been read since it last changed.
+    pub checked: bool,
+    /// Why `text` is not the running scenario.
+    pub error: Option<TextError>,
+    /// Why the last edit in the forms was refused.
+    pub form_error: Option<String>,
+    /// What the last import did, in words: Ok for a file read, Err for a file refused.
+    pub import: Option<Result<String, String>>,
+}
+
+/// What can happen to the sandbox.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SandboxAction {
+    /// A form changed the scenario, or the learner chose a design to start from.
+    Edit(Scenario),
+    /// The learner typed in the text box; the text is read when they pause (`Check`).
+    Type(String),
+    /// Read the typed text now.
+    Check,
+    /// A file the learner chose, with its name.
+    Import { name: String, text: String },
+    /// A chosen file could not be read at all; the message says why.
+    ImportFailed(String),
+}
+
+/// The smallest scenario that runs: one operation, one worker, the default (safe) design.
+pub fn blank(workflow: WorkflowKind) -> Scenario {
+    Scenario {
+        seed: 0,
+        workflow,
+        design: Default::default(),
+        provider: Default::default(),
+        operations: vec![Operation {
+            id: "OP-001".into(),
+            payload: Default::default(),
+        }],
+        workers: vec![WorkerPlan {
+            name: "worker-1".into(),
+            runs: vec![Run {
+                op: "OP-001".into(),
+                payload: None,
+                not_before: 0,
+                key: None,
+            }],
+        }],
+        faults: Vec::new(),
+        schedule: Default::default(),
+        step_cap: 500,
+    }
+}
+
+impl Sandbox {
+    /// A sandbox showing `scenario`, its text written from it.
+    pub fn new(scenario: Scenario) -> Sandbox {
+        Sandbox {
+            text: scenario_text::write(&scenario).into(),
+            scenario: Rc::new(scenario),
+            scenario_revision: 0,
+            text_revision: 0,
+            checked: true,
+            error: None,
+            form_error: None,
+            import: None,
+        }
+    }
+
+    /// The sandbox as saved: its text as the learner left it, and the scenario it ran. A first
+    /// visit gets `start`.
+    pub fn restored(saved: &SavedSandbox, start: impl FnOnce() -> Scenario) -> Sandbox {
+        if saved.text.is_empty() {
+            return Sandbox::new(start());
+        }
+        match scenario_text::parse(&saved.text) {
+            Ok(scenario) => Sandbox {
+                text: saved.text.as_str().into(),
+                ..Sandbox::new(scenario)
+            },
+            Err(error) => {
+                // Storage checked that the last valid text reads (SavedSandbox::check).
+                let last = saved
+                    .last_valid
+                    .as_deref()
+                    .and_then(|last| scenario_text::parse(last).ok())
+                    .unwrap_or_else(start);
+                Sandbox {
+                    text: saved.text.as_str().into(),
+                    error: Some(error),
+                    ..Sandbox::new(last)
+                }
+            }
+        }
+    }
+
+    /// What to save: the text, and the running scenario's text while the text does not read.
+    pub fn saved(&self) -> SavedSandbox {
+        SavedSandbox::new(&self.text, self.error.is_none(), || {
+            scenario_text::write(&self.scenario)
+        })
+    }
+
+    fn with_scenario(&self, scenario: Scenario, text: Rc<str>) -> Sandbox {
+        Sandbox {
+            scenario: Rc::new(scenario),
+            scenario_revision: self.scenario_revision.wrapping_add(1),
+            text,
+            text_revision: self.text_revision.wrapping_add(1),
+            checked: true,
+            error: None,
+            form_error: None,
+            import: None,
+        }
+    }
+}
+
+impl Reducible for Sandbox {
+    type Action = SandboxAction;
+
+    fn reduce(self: Rc<Self>, action: SandboxAction) -> Rc<Self> {
+        match action {
+            SandboxAction::Edit(scenario) => match scenario.validate() {
+                Ok(()) => {
+                    let text = scenario_text::write(&scenario).into();
+                    Rc::new(self.with_scenario(scenario, text))
+                }
+                Err(error) => Rc::new(Sandbox {
+                    form_error: Some(format!("That change was not made: {error}.")),
+                    ..(*self).clone()
+                }),
+            },
+            SandboxAction::Type(text) => Rc::new(Sandbox {
+                text: text.into(),
+                text_revision: self.text_revision.wrapping_add(1),
+                checked: false,
+                form_error: None,
+                ..(*self).clone()
+            }),
+            SandboxAction::Check if self.checked => self,
+            SandboxAction::Check => match scenario_text::parse(&self.text) {
+                // Unchanged in effect (white space, comments): the run stays as it is.
+                Ok(scenario) if scenario == *self.scenario => Rc::new(Sandbox {
+                    checked: true,
+                    error: None,
+                    ..(*self).clone()
+                }),
+                Ok(scenario) => {
+                    let text = Rc::clone(&self.text);
+                    Rc::new(Sandbox {
+                        text_revision: self.text_revision,
+                        ..self.with_scenario(scenario, text)
+                    })
+                }
+                Err(error) => Rc::new(Sandbox {
+                    checked: true,
+                    error: Some(error),
+                    ..(*self).clone()
+                }),
+            },
+            SandboxAction::ImportFailed(message) => Rc::new(Sandbox {
+                import: Some(Err(message)),
+                ..(*self).clone()
+            }),
+            SandboxAction::Import { name, text } => match scenario_text::parse(&text) {
+                Ok(scenario) => {
+                    let mut next = self.with_scenario(scenario, text.into());
+                    next.import = Some(Ok(format!("Imported {name}.")));
+                    Rc::new(next)
+                }
+                Err(error) => Rc::new(Sandbox {
+                    import: Some(Err(format!(
+                        "{name} was not imported: at line {}, column {}: {}. Your scenario is unchanged.",
+                        error.line,
+                        error.column,
+                        crate::components::scenario_text::one_line(&error.message)
+                    ))),
+                    ..(*self).clone()
+                }),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reduce(state: &Rc<Sandbox>, action: SandboxAction) -> Rc<Sandbox> {
+        Rc::clone(state).reduce(action)
+    }
+
+    fn start() -> Rc<Sandbox> {
+        Rc::new(Sandbox::new(blank(WorkflowKind::Reserve)))
+    }
+
+    #[test]
+    fn a_form_edit_rewrites_the_text() {
+        let state = start();
+        let mut scenario = (*state.scenario).clone();
+        scenario.seed = 42;
+        let next = reduce(&state, SandboxAction::Edit(scenario.clone()));
+        assert!(next.text.contains("seed = 42"), "{}", next.text);
+        assert_eq!(*next.scenario, scenario);
+        assert_ne!(next.scenario_revision, state.scenario_revision);
+    }
+
+    #[test]
+    fn a_form_edit_the_engine_refuses_changes_nothing() {
+        let state = start();
+        let mut scenario = (*state.scenario).clone();
+        scenario.workers.clear();
+        let next = reduce(&state, SandboxAction::Edit(scenario));
+        assert_eq!(next.scenario, state.scenario);
+        assert_eq!(next.text, state.text);
+        assert!(next.form_error.as_deref().unwrap().contains("no workers"));
+    }
+
+    #[test]
+    fn typed_text_is_read_when_checked_and_errors_keep_the_last_valid_scenario() {
+        let state = start();
+        let typed = state.text.replace("seed = 0", "seed = 9");
+        let typing = reduce(&state, SandboxAction::Type(typed));
+        assert_eq!(typing.scenario, state.scenario, "not read before Check");
+        let read = reduce(&typing, SandboxAction::Check);
+        assert_eq!(read.scenario.seed, 9);
+        assert_eq!(read.error, None);
+
+        let broken = read.text.replace("seed = 9", "seed = nine");
+        let typing = reduce(&read, SandboxAction::Type(broken.clone()));
+        let refused = reduce(&typing, SandboxAction::Check);
+        assert_eq!(
+            refused.scenario, read.scenario,
+            "the last valid scenario runs"
+        );
+        assert_eq!(&*refused.text, broken.as_str(), "the typed text is kept");
+        assert_eq!(refused.error.as_ref().map(|error| error.line), Some(1));
+    }
+
+    #[test]
+    fn a_bad_import_changes_nothing_and_says_where() {
+        let state = start();
+        let next = reduce(
+            &state,
+            SandboxAction::Import {
+                name: "mine.toml".into(),
+                text: "workflow = \"reserve\"\nseed = -\n".into(),
+            },
+        );
+        assert_eq!(next.scenario, state.scenario);
+        assert_eq!(next.text, state.text);
+        let message = next.import.clone().unwrap().unwrap_err();
+        assert!(
+            message.starts_with("mine.toml was not imported: at line 2, column"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn saved_and_restored_it_is_the_same_sandbox() {
+        let state = start();
+        let typing = reduce(&state, SandboxAction::Type("workflow = ".into()));
+        let refused = reduce(&typing, SandboxAction::Check);
+        let restored = Sandbox::restored(&refused.saved(), || unreachable!("saved"));
+        assert_eq!(restored.scenario, refused.scenario);
+        assert_eq!(restored.text, refused.text);
+        assert_eq!(restored.error, refused.error);
+    }
+}
