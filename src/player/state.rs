@@ -406,7 +406,18 @@ impl Reducible for PlayerState {
                     Some(position) => {
                         scenario.faults.remove(position);
                     }
-                    None => scenario.faults.push(rule),
+                    None => {
+                        // A design's own fault goes back to its place, so switching it off and
+                        // on again is the design as written; the learner's own come after.
+                        scenario.faults.push(rule);
+                        let written = &state.designs[variant].scenario.faults;
+                        scenario.faults.sort_by_key(|rule| {
+                            written
+                                .iter()
+                                .position(|own| own == rule)
+                                .unwrap_or(usize::MAX)
+                        });
+                    }
                 }
                 state.change(scenario)
             }

@@ -62,6 +62,37 @@ export const PAGES = [
     reach: (page) => heading(page, 'Engine performance'),
   },
   {
+    name: "the explorer's findings",
+    hash: '#/lesson/lost-reply/3',
+    reach: async (page) => {
+      await stepNumbers(page);
+      await page.getByRole('button', { name: 'What could go wrong?', exact: true }).click();
+      await page.getByRole('region', { name: 'What the explorer found' })
+        .getByRole('list', { name: 'Every invariant, over every schedule' }).waitFor({ timeout: 60_000 });
+    },
+  },
+  {
+    name: 'an embedded lesson',
+    hash: '#/embed/lesson/lost-reply/3',
+    reach: (page) => page.getByRole('region', { name: 'Lab' }).waitFor(),
+  },
+  {
+    name: 'the retry policies page',
+    hash: '#/retries',
+    reach: async (page) => {
+      await heading(page, 'Retry policies');
+      await page.getByRole('table').first().waitFor();
+    },
+  },
+  {
+    name: 'the sandbox',
+    hash: '#/sandbox',
+    reach: async (page) => {
+      await heading(page, 'Sandbox');
+      await stepNumbers(page);
+    },
+  },
+  {
     name: 'the 404 page',
     hash: '#/no-such-page',
     reach: (page) => heading(page, 'Page not found'),
