@@ -1,5 +1,7 @@
 //! The sequence diagram as a standalone SVG file: a copy of the diagram on screen, with the
-//! styles the page's stylesheet gives each shape written inline (so the file looks the same
+//! styles the page's stylesheet gives each shape written on it as SVG presentation attributes
+//! (`fill`, `stroke`, …; not `style` attributes, which the page's Content-Security-Policy
+//! refuses even on a detached copy), so the file looks the same
 //! anywhere, in the theme it was exported in), a background, a `<title>`, and the SVG namespace.
 
 use wasm_bindgen::JsCast;
@@ -44,9 +46,9 @@ pub fn standalone_svg(svg: &Element, title: &str) -> Result<String, String> {
         else {
             continue;
         };
-        if let Some(style) = computed(&window, &original) {
+        for (property, value) in computed(&window, &original) {
             copied
-                .set_attribute("style", &style)
+                .set_attribute(property, &value)
                 .map_err(|_| "a shape's style could not be written")?;
         }
         // Classes and ids meant the page's stylesheet and scripts; the file carries its styles.
@@ -59,8 +61,10 @@ pub fn standalone_svg(svg: &Element, title: &str) -> Result<String, String> {
         let _ = copy.set_attribute("width", width);
         let _ = copy.set_attribute("height", height);
     }
-    let root_style = computed(&window, svg).unwrap_or_default();
-    let _ = copy.set_attribute("style", &root_style);
+    let _ = copy.remove_attribute("style");
+    for (property, value) in computed(&window, svg) {
+        let _ = copy.set_attribute(property, &value);
+    }
     let _ = copy.set_attribute("xmlns", SVG_NAMESPACE);
     let _ = copy.remove_attribute("role");
     let _ = copy.remove_attribute("aria-label");
@@ -92,17 +96,18 @@ pub fn standalone_svg(svg: &Element, title: &str) -> Result<String, String> {
     ))
 }
 
-/// The element's presentation properties as an inline style.
-fn computed(window: &web_sys::Window, element: &Element) -> Option<String> {
-    let style = window.get_computed_style(element).ok().flatten()?;
-    let declarations: Vec<String> = PROPERTIES
+/// The element's presentation properties, as the page's stylesheet computes them.
+fn computed(window: &web_sys::Window, element: &Element) -> Vec<(&'static str, String)> {
+    let Some(style) = window.get_computed_style(element).ok().flatten() else {
+        return Vec::new();
+    };
+    PROPERTIES
         .iter()
-        .filter_map(|property| {
+        .filter_map(|&property| {
             let value = style.get_property_value(property).ok()?;
-            (!value.is_empty()).then(|| format!("{property}: {value}"))
+            (!value.is_empty()).then_some((property, value))
         })
-        .collect();
-    Some(declarations.join("; "))
+        .collect()
 }
 
 /// The first opaque background behind the diagram, or white.

@@ -20,8 +20,11 @@ use crate::components::record_table::RecordTable;
 use crate::components::scenario_form::ScenarioForm;
 use crate::components::scenario_text::ScenarioText;
 use crate::components::sequence_diagram::SequenceDiagram;
+use crate::components::share::Share;
 use crate::components::stepper::Stepper;
 use crate::course::course;
+use crate::pages::address::absolute;
+use crate::pages::scenario::route_of;
 use crate::player::{use_player, Design, PlayerAction, Setup, WhatCouldGoWrong};
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction};
@@ -139,6 +142,59 @@ impl PartialEq for SandboxLabProps {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct SandboxShareProps {
+    /// The scenario on show (the learner's, or a counterexample opened from it).
+    scenario: Scenario,
+    frame: u32,
+    counterexample: bool,
+}
+
+/// A link to the scenario on show at this step, made when asked: encoding a scenario of
+/// thousands of records at every step would cost more than the step. A link made for another
+/// step or scenario is not shown, so what is offered is always the state on show.
+#[component]
+fn SandboxShare(props: &SandboxShareProps) -> Html {
+    let made = use_state(|| None::<(u32, bool, Result<(String, String), usize>)>);
+    let onmake = {
+        let made = made.clone();
+        let (scenario, frame, counterexample) =
+            (props.scenario.clone(), props.frame, props.counterexample);
+        Callback::from(move |_: MouseEvent| {
+            let full = absolute(&route_of(&scenario, frame, false));
+            let link = match full.len() <= lab_course::share::LINK_CHARS_MAX {
+                true => Ok((full, absolute(&route_of(&scenario, frame, true)))),
+                false => Err(full.len()),
+            };
+            made.set(Some((frame, counterexample, link)));
+        })
+    };
+    let current = (*made)
+        .as_ref()
+        .filter(|(frame, counterexample, _)| {
+            *frame == props.frame && *counterexample == props.counterexample
+        })
+        .map(|(_, _, link)| link.clone());
+    html! {
+        <section class="sandbox-share" aria-labelledby="sandbox-share">
+            <h2 id="sandbox-share">{ "Share this scenario" }</h2>
+            <button type="button" onclick={onmake}>{ "Make a link to this step" }</button>
+            { match current {
+                Some(Ok((link, embed))) => html! {
+                    <Share link={AttrValue::from(link)} embed={AttrValue::from(embed)} title="Idempotency Lab: a scenario from the sandbox" />
+                },
+                Some(Err(length)) => html! {
+                    <p class="notice" role="status">{ format!(
+                        "This scenario is too large for a link ({length} characters; a link holds at most {}). Download the scenario (TOML) to share it instead.",
+                        lab_course::share::LINK_CHARS_MAX
+                    ) }</p>
+                },
+                None => html! {},
+            } }
+        </section>
+    }
+}
+
 /// The lab on the sandbox's scenario: the player made for it, with the scenario as its one
 /// design, so a step copies nothing of the scenario. A changed scenario makes a new lab.
 #[component]
@@ -215,6 +271,7 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
                         <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
                     </div>
                     <Explore revision={props.revision} scenario={Rc::clone(&props.scenario)} budget={designs[0].budget.clone()} {onopen} />
+                    <SandboxShare scenario={scenario.clone()} frame={player.frame()} counterexample={*counterexample} />
                 </>
             }
         }

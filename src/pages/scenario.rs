@@ -36,8 +36,8 @@ fn read(state: &str) -> Result<(Scenario, u32), ShareError> {
     }
 }
 
-/// The address of a scenario at a frame.
-fn route_of(scenario: &Scenario, frame: u32, embedded: bool) -> Route {
+/// The address of a scenario at a frame (the sandbox shares its scenario through this page).
+pub(crate) fn route_of(scenario: &Scenario, frame: u32, embedded: bool) -> Route {
     let state = encode(&Shared::Scenario {
         scenario: WholeScenario::of(scenario),
         step: frame + 1,

@@ -10,7 +10,6 @@ import {
   lessonUrl,
   newPage,
   open,
-  screenshot,
   stepper,
   waitForText,
   useSite,
@@ -40,7 +39,6 @@ describe('embed', () => {
     const full = page.getByRole('link', { name: 'Open in Idempotency Lab' });
     assert.equal(await full.getAttribute('href'), lessonUrl(origin, 'lost-reply', 5));
     assert.equal(await scrollsSideways(page), false, 'no horizontal scroll at 800×600');
-    await screenshot(page, 'embed-800x600');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -70,7 +68,6 @@ describe('embed', () => {
     assert.equal(await scrollsSideways(inner), false, 'no horizontal scroll in the frame');
     const full = frame.getByRole('link', { name: 'Open in Idempotency Lab' });
     assert.equal(await full.getAttribute('href'), page.url());
-    await screenshot(host.page, 'embed-in-a-frame');
     assertNoErrors(errors);
     await host.close();
     await close();

@@ -12,7 +12,6 @@ import {
   lessonUrl,
   newPage,
   open,
-  screenshot,
   stepper,
   waitForText,
   useSite,
@@ -65,7 +64,6 @@ describe('what could go wrong', () => {
     });
     // The shortest counterexample in the engine's words.
     assert.ok(text.includes(`Shortest counterexample: ${blind.counterexample.description}`), text);
-    await screenshot(page, 'explore-unsafe');
 
     await found.getByRole('button', { name: 'Open it in the player' }).click();
     const step = blind.counterexample.events + 1;
@@ -98,7 +96,6 @@ describe('what could go wrong', () => {
     await page.getByText('Event list (text)').click();
     const listed = await page.getByRole('list', { name: 'Events so far' }).getByRole('listitem').allInnerTexts();
     assert.ok(listed.filter((item) => item.includes('[fault: ')).length >= Number(faults), listed.join('\n'));
-    await screenshot(page, 'explore-opened');
     assertNoErrors(errors);
     await close();
   });

@@ -11,7 +11,6 @@ import {
   newPage,
   open,
   readLessonState,
-  screenshot,
   stepper,
   waitForText,
   useSite,
@@ -72,7 +71,6 @@ describe('links to the exact state', () => {
     assert.deepEqual(await readLab(fresh.page), before);
     assert.equal(fresh.page.url(), url, 'the address is left as it was');
     assert.equal(await fresh.page.getByRole('status').filter({ hasText: /cannot be shown/ }).count(), 0);
-    await screenshot(fresh.page, 'link-reopened');
     assertNoErrors(fresh.errors);
     await fresh.close();
   });

@@ -16,7 +16,6 @@ import {
   engineTraces,
   newPage,
   open,
-  screenshot,
   stepper,
   waitForStep,
   waitForText,
@@ -134,9 +133,41 @@ describe('the sandbox', () => {
     await waitForText(stepper(page).count, /^Step \d+ of \d+$/, { what: 'the step count' });
     const invariants = page.getByRole('region', { name: 'Invariants' });
     await waitForText(invariants, /broken at event \d+/, { what: 'the broken invariant' });
-    await screenshot(page, 'sandbox-counterexample');
     assertNoErrors(errors);
     await close();
+  });
+
+  it('a link made in the sandbox opens the same scenario at the same step in a fresh browser', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, sandboxUrl(origin));
+    await startFrom(page, DESIGN);
+    await page.getByLabel('Seed', { exact: true }).fill('777');
+    await page.getByLabel('Seed', { exact: true }).press('Tab');
+    await waitForText(() => tomlBox(page).inputValue(), /^seed = 777$/m, { what: 'the TOML text' });
+    const { events } = await runStatus(page);
+    const { next } = stepper(page);
+    await waitForStep(page, 1, events + 1);
+    await next.click();
+    await next.click();
+    await waitForStep(page, 3, events + 1);
+    await page.getByRole('button', { name: 'Make a link to this step' }).click();
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    const link = await page.getByRole('textbox', { name: 'Link to this state' }).inputValue();
+    assert.match(link, /#\/scenario\/[A-Za-z0-9_-]+$/);
+    assert.ok(link.length - origin.length < 1_000, `a 10-record scenario's link is short: ${link.length}`);
+    // Another step: the link made for step 3 is no longer offered.
+    await next.click();
+    await waitForStep(page, 4, events + 1);
+    assert.equal(await page.getByRole('textbox', { name: 'Link to this state' }).count(), 0);
+    assertNoErrors(errors);
+    await close();
+
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await open(other, link);
+    await other.getByRole('heading', { level: 1, name: 'Shared scenario' }).waitFor();
+    await waitForStep(other, 3, events + 1);
+    await fresh.close();
   });
 
   it('text with an error names its line and column, and the last valid run goes on', async () => {
@@ -194,7 +225,7 @@ describe('the sandbox', () => {
     await close();
   });
 
-  it('exports the diagram as a standalone SVG with a title and inline styles', async () => {
+  it('exports the diagram as a standalone SVG with a title and its styles written on every shape', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, sandboxUrl(origin));
     await startFrom(page, DESIGN);
@@ -215,8 +246,9 @@ describe('the sandbox', () => {
         namespace: root.namespaceURI,
         title: root.firstElementChild?.localName === 'title' ? root.firstElementChild.textContent : null,
         classes: root.querySelectorAll('[class]').length,
-        unstyled: shapes.filter((shape) => !/fill: /.test(shape.getAttribute('style') ?? '') && shape.parentNode.localName !== 'svg').length,
-        stroked: shapes.filter((shape) => /stroke: rgb/.test(shape.getAttribute('style') ?? '')).length,
+        unstyled: shapes.filter((shape) => !shape.hasAttribute('fill') && shape.parentNode.localName !== 'svg').length,
+        stroked: shapes.filter((shape) => /^rgb/.test(shape.getAttribute('stroke') ?? '')).length,
+        styled: root.querySelectorAll('[style]').length,
         rows: root.querySelectorAll('g > text').length,
       };
     }, svg.text);
@@ -227,6 +259,7 @@ describe('the sandbox', () => {
     assert.equal(facts.classes, 0, 'no class depends on the page stylesheet');
     assert.equal(facts.unstyled, 0, 'every shape carries its own fill');
     assert.ok(facts.stroked > 0, 'lines carry their stroke');
+    assert.equal(facts.styled, 0, 'no style attribute (the page\'s policy refuses them)');
     assert.ok(facts.rows >= events, `a row per event (${facts.rows} texts for ${events} events)`);
     assertNoErrors(errors);
     await close();
