@@ -652,6 +652,8 @@ impl Explorer {
             .collect();
         let events = path.last().map(|(_, stepped)| stepped.event).unwrap_or(0);
         let faults_text = match faults.len() {
+            // The design's own faults still strike: say so, or "no fault" reads as a fault-free run.
+            0 if !scenario.faults.is_empty() => "no fault beyond the design's own".to_string(),
             0 => "no fault".to_string(),
             1 => format!("1 fault: {}", faults[0]),
             count => format!("{count} faults: {}", faults.join(", ")),

@@ -177,7 +177,7 @@ fn SandboxShare(props: &SandboxShareProps) -> Html {
         .map(|(_, _, link)| link.clone());
     html! {
         <section class="sandbox-share" aria-labelledby="sandbox-share">
-            <h2 id="sandbox-share">{ "Share this scenario" }</h2>
+            <h2 id="sandbox-share" class="panel-title">{ "Share this scenario" }</h2>
             <button type="button" onclick={onmake}>{ "Make a link to this step" }</button>
             { match current {
                 Some(Ok((link, embed))) => html! {
