@@ -1,9 +1,11 @@
-//! Saving text as a file the learner downloads, through a temporary `<a download>`.
+//! Files in and out: saving text as a file the learner downloads, through a temporary
+//! `<a download>`, and taking the file a learner chose in an `<input type="file">`.
 
-use gloo::file::{Blob, ObjectUrl};
+use gloo::file::{Blob, File, ObjectUrl};
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlElement;
+use web_sys::{HtmlElement, HtmlInputElement};
+use yew::{Event, TargetCast};
 
 /// How long the object URL lives after the click, so the browser can start the download.
 const REVOKE_DELAY_MS: u32 = 10_000;
@@ -29,4 +31,14 @@ pub fn download_text(name: &str, text: &str, mime: &str) -> Result<(), String> {
     anchor.remove();
     Timeout::new(REVOKE_DELAY_MS, move || drop(url)).forget();
     Ok(())
+}
+
+/// The file chosen in the `<input type="file">` that `event` (its change event) comes from, if
+/// any. The input is cleared, so choosing the same file again is a change too; the file taken
+/// stays readable.
+pub fn chosen_file(event: &Event) -> Option<File> {
+    let input: HtmlInputElement = event.target_unchecked_into();
+    let file = input.files().and_then(|files| files.get(0));
+    input.set_value("");
+    file.map(File::from)
 }

@@ -6,10 +6,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
-use gloo::file::File;
-use web_sys::{HtmlElement, HtmlInputElement};
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use crate::download::chosen_file;
 use crate::store::{parse, to_json, use_app, AppAction, Progress, ReadError, TEXT_BYTES_MAX};
 
 /// The name of an exported file.
@@ -59,11 +59,7 @@ pub fn ProgressIo() -> Html {
         let status = status.clone();
         let undoable = undoable.clone();
         Callback::from(move |event: Event| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            let file = input.files().and_then(|files| files.get(0));
-            // Cleared so choosing the same file again is a change too; the file stays readable.
-            input.set_value("");
-            let Some(file) = file.map(File::from) else {
+            let Some(file) = chosen_file(&event) else {
                 return;
             };
             undoable.set(false);

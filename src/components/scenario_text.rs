@@ -3,10 +3,11 @@
 
 use std::rc::Rc;
 
-use gloo::file::File;
 use lab_course::scenario_text::{TextError, TEXT_BYTES_MAX};
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
+
+use crate::download::chosen_file;
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioTextProps {
@@ -49,11 +50,7 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
         let onimport = props.onimport.clone();
         let onimportfailed = props.onimportfailed.clone();
         Callback::from(move |event: Event| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            let file = input.files().and_then(|files| files.get(0));
-            // Cleared so choosing the same file again is a change too.
-            input.set_value("");
-            let Some(file) = file.map(File::from) else {
+            let Some(file) = chosen_file(&event) else {
                 return;
             };
             let name = file.name();

@@ -1,0 +1,12 @@
+/work/main/tests/minimal-app/target/wasm32-unknown-unknown/release/deps/implicit_clone-aa07463adeac5395.d: /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/lib.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/sync.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/array.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/map.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/string.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/unsync.rs
+
+/work/main/tests/minimal-app/target/wasm32-unknown-unknown/release/deps/libimplicit_clone-aa07463adeac5395.rlib: /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/lib.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/sync.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/array.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/map.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/string.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/unsync.rs
+
+/work/main/tests/minimal-app/target/wasm32-unknown-unknown/release/deps/libimplicit_clone-aa07463adeac5395.rmeta: /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/lib.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/sync.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/array.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/map.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/string.rs /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/unsync.rs
+
+/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/lib.rs:
+/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/sync.rs:
+/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/array.rs:
+/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/map.rs:
+/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/string.rs:
+/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/implicit-clone-0.6.0/src/unsync.rs:
