@@ -325,11 +325,11 @@ impl Engine {
         let initial = engine.world.clone();
         engine.world.start_log();
         let mut events = Vec::new();
-        // Checkpoints are copies of the live world as the run passes them: a trace built here
-        // never replays its own events.
-        let mut checkpoints = Checkpoints::default();
+        // Checkpoints follow each event's changes as the run passes it, exactly as a trace read
+        // back rebuilds them.
+        let mut checkpoints = Checkpoints::new(&initial);
         while let Some(event) = engine.step() {
-            checkpoints.passed(event.index, event.changes.len(), &engine.world);
+            checkpoints.passed(&event);
             events.push(event);
         }
         Ok(engine.into_trace(initial, events, checkpoints))

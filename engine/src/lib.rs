@@ -11,6 +11,7 @@
 //! clock and no IO: time is a tick counter, and the one RNG is a seeded SplitMix64, so the same
 //! scenario gives the same trace, byte for byte, natively and in WebAssembly.
 
+mod chunks;
 mod contention;
 mod engine;
 mod error;
@@ -25,6 +26,7 @@ mod retry;
 mod rng;
 mod say;
 mod scenario;
+mod snapshot;
 mod switch;
 mod trace;
 mod workflow;

@@ -1,11 +1,12 @@
 //! What comes out of the engine: ordered events, each with the changes it made to the state.
 //!
 //! A trace stores the initial state and, per event, only what the event changed, so its size is
-//! O(events + records). [`Trace::state_at`] rebuilds any state from the nearest checkpoint: a copy
-//! of the world kept in memory (never serialized) every time the changes since the last one
-//! outnumber half the world's own items, so checkpoints too take O(events + records) in all (at
-//! most about twice the changes), and a seek copies one world and replays at most half as many
-//! changes as the world has items.
+//! O(events + records). [`Trace::state_at`] rebuilds any state from the nearest checkpoint: a
+//! snapshot of the records kept in memory (never serialized) every time the changes since the
+//! last one outnumber half the world's own items. Snapshots share every chunk of records that did
+//! not change between them (`snapshot.rs`, `chunks.rs`), so taking one costs about the changes it
+//! covers, and a seek rebuilds one world and replays at most half as many changes as the world
+//! has items.
 //!
 //! The JSON form (`serde_json::to_string(&trace)`) is stable within a `format` version; see
 //! `engine/TRACE.md`.
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::invariant::{Invariant, Verdict};
 use crate::say::{Label, Outcome};
+use crate::snapshot::Snapshot;
 use crate::workflow::WorkflowKind;
 use crate::world::{Change, World};
 
@@ -80,19 +82,34 @@ impl From<TraceData> for Trace {
 /// with equal events are equal whatever their checkpoints.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Checkpoints {
-    kept: Vec<(u32, World)>,
+    kept: Vec<(u32, Snapshot)>,
+    /// The state after the last event passed, kept current from the events' changes.
+    live: Snapshot,
     /// Changes (and events) since the last copy.
     since: u32,
 }
 
 impl Checkpoints {
-    /// Event `cursor`, with `changes` changes, left the world as `world`: keeps a copy once the
-    /// changes since the last one outnumber half the world's items. The one rule, whether a run
-    /// takes its checkpoints as it goes or a trace read back replays its events.
-    pub(crate) fn passed(&mut self, cursor: u32, changes: usize, world: &World) {
-        self.since += changes as u32 + 1;
-        if self.since >= (world.size() / 2).max(CHECKPOINT_CHANGES_MIN) {
-            self.kept.push((cursor, world.clone()));
+    /// Checkpoints of a run that starts from `initial`.
+    pub(crate) fn new(initial: &World) -> Checkpoints {
+        Checkpoints {
+            kept: Vec::new(),
+            live: Snapshot::of(initial),
+            since: 0,
+        }
+    }
+
+    /// `event` happened: keeps a copy once the changes since the last one outnumber half the
+    /// world's items. The one rule, whether a run takes its checkpoints as it goes or a trace
+    /// read back replays its events. A copy shares the chunks no change touched since the last
+    /// (see `chunks.rs`), so it costs about the changes it covers.
+    pub(crate) fn passed(&mut self, event: &Event) {
+        // A step takes one tick; waiting happens before it.
+        self.live
+            .apply(&event.changes, event.tick.saturating_add(1));
+        self.since += event.changes.len() as u32 + 1;
+        if self.since >= (self.live.size() / 2).max(CHECKPOINT_CHANGES_MIN) {
+            self.kept.push((event.index, self.live.clone()));
             self.since = 0;
         }
     }
@@ -198,11 +215,9 @@ impl Event {
 impl Trace {
     /// A trace of these events, its checkpoints rebuilt by replaying them (a trace read back).
     pub(crate) fn new(data: TraceData) -> Trace {
-        let mut checkpoints = Checkpoints::default();
-        let mut world = data.initial.clone();
-        for (position, event) in data.events.iter().enumerate() {
-            Trace::replay(&mut world, event);
-            checkpoints.passed(position as u32 + 1, event.changes.len(), &world);
+        let mut checkpoints = Checkpoints::new(&data.initial);
+        for event in &data.events {
+            checkpoints.passed(event);
         }
         Trace::with_checkpoints(data, checkpoints)
     }
@@ -233,8 +248,8 @@ impl Trace {
         let (from, mut world) = match checkpoints.partition_point(|(at, _)| *at <= cursor) {
             0 => (0, self.initial.clone()),
             found => {
-                let (at, world) = &checkpoints[found - 1];
-                (*at, world.clone())
+                let (at, snapshot) = &checkpoints[found - 1];
+                (*at, snapshot.world())
             }
         };
         for event in &self.events[from as usize..cursor as usize] {

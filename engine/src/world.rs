@@ -131,7 +131,8 @@ pub struct Table {
     /// Each row is an effect of its operation (a results table), rather than bookkeeping (an
     /// idempotency table).
     pub rows_are_effects: bool,
-    next_rowid: i64,
+    /// The rowid the next insert takes.
+    pub(crate) next_rowid: i64,
     /// Rowids by key and by operation; derived, never serialized.
     #[serde(skip)]
     index: Lazy<RowIndex>,
@@ -168,6 +169,15 @@ impl Table {
             rows_are_effects: true,
             next_rowid: 1,
             index: Lazy::default(),
+        }
+    }
+
+    /// An empty table with this one's settings and rowid sequence.
+    pub(crate) fn settings(&self) -> Table {
+        Table {
+            next_rowid: self.next_rowid,
+            rows_are_effects: self.rows_are_effects,
+            ..Table::new(self.unique)
         }
     }
 

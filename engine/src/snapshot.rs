@@ -1,0 +1,195 @@
+//! A world's records in maps whose copies share what did not change: what a trace keeps as its
+//! checkpoints. One is kept current by applying each event's changes, as `World::apply` does,
+//! and copied at every checkpoint; a seek turns the nearest copy back into a `World`.
+
+use crate::chunks::Chunks;
+use crate::world::{
+    Change, Effect, InFlight, JobRow, ProviderRecord, Row, Table, WorkerView, World,
+};
+
+/// The state after some event, sharing unchanged chunks with the snapshots before it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Snapshot {
+    tick: u32,
+    journal: Chunks<String, JobRow>,
+    /// By position.
+    provider: Chunks<u32, ProviderRecord>,
+    /// Few at a time: copied whole.
+    in_flight: Vec<InFlight>,
+    /// By rowid.
+    rows: Chunks<i64, Row>,
+    dedup: Chunks<String, ()>,
+    /// The table's settings and rowid sequence, without its rows and dedup keys.
+    table: Table,
+    tracker: Chunks<String, String>,
+    /// By position.
+    effects: Chunks<u32, Effect>,
+    model_calls: u32,
+    progress: u32,
+    deepest_calls: u32,
+    cancelled: bool,
+    /// Each worker's view without its results, and its results by position.
+    workers: Vec<(WorkerView, Chunks<u32, String>)>,
+}
+
+impl Snapshot {
+    /// The records of `world`.
+    pub(crate) fn of(world: &World) -> Snapshot {
+        let numbered = |count: usize| 0..count as u32;
+        Snapshot {
+            tick: world.tick,
+            journal: Chunks::from_sorted(
+                world
+                    .journal
+                    .iter()
+                    .map(|(operation, row)| (operation.clone(), row.clone())),
+            ),
+            provider: Chunks::from_sorted(
+                numbered(world.provider.len()).zip(world.provider.iter().cloned()),
+            ),
+            in_flight: world.in_flight.clone(),
+            rows: Chunks::from_sorted(world.table.rows.iter().map(|row| (row.rowid, row.clone()))),
+            dedup: Chunks::from_sorted(world.table.dedup.iter().map(|key| (key.clone(), ()))),
+            table: world.table.settings(),
+            tracker: Chunks::from_sorted(
+                world
+                    .tracker
+                    .iter()
+                    .map(|(key, operation)| (key.clone(), operation.clone())),
+            ),
+            effects: Chunks::from_sorted(
+                numbered(world.effects.len()).zip(world.effects.iter().cloned()),
+            ),
+            model_calls: world.model_calls,
+            progress: world.progress,
+            deepest_calls: world.deepest_calls,
+            cancelled: world.cancelled,
+            workers: world
+                .workers
+                .iter()
+                .map(|view| {
+                    let results = numbered(view.results.len()).zip(view.results.iter().cloned());
+                    let bare = WorkerView {
+                        results: Vec::new(),
+                        ..view.clone()
+                    };
+                    (bare, Chunks::from_sorted(results))
+                })
+                .collect(),
+        }
+    }
+
+    /// How many items the snapshot holds, counted as `World::size` counts them.
+    pub(crate) fn size(&self) -> u32 {
+        let results: usize = self.workers.iter().map(|(_, results)| results.len()).sum();
+        (self.journal.len()
+            + self.provider.len()
+            + self.in_flight.len()
+            + self.rows.len()
+            + self.dedup.len()
+            + self.tracker.len()
+            + self.effects.len()
+            + self.workers.len()
+            + results) as u32
+    }
+
+    /// Applies one event's changes, and the tick after it, as `Trace` replays them on a world.
+    pub(crate) fn apply(&mut self, changes: &[Change], tick: u32) {
+        for change in changes {
+            self.apply_one(change);
+        }
+        self.tick = tick;
+    }
+
+    fn apply_one(&mut self, change: &Change) {
+        match change {
+            Change::Job { row } => self.journal.insert(row.id.clone(), row.clone()),
+            Change::Provider { record } => {
+                self.provider
+                    .insert(self.provider.len() as u32, record.clone());
+            }
+            Change::KeyExpired { records } => {
+                for position in records {
+                    if let Some(record) = self.provider.get_mut(position) {
+                        record.key_expired = true;
+                    }
+                }
+            }
+            Change::InFlight { request } => self.in_flight.push(request.clone()),
+            Change::Landed { position } => {
+                self.in_flight.remove(*position as usize);
+            }
+            Change::Row { row } => {
+                self.table.next_rowid = self.table.next_rowid.max(row.rowid + 1);
+                self.rows.insert(row.rowid, row.clone());
+            }
+            Change::RowDeleted { rowid } => self.rows.remove(rowid),
+            Change::RowValue { rowid, value } => {
+                if let Some(row) = self.rows.get_mut(rowid) {
+                    row.value.clone_from(value);
+                }
+            }
+            Change::Dedup { key } => self.dedup.insert(key.clone(), ()),
+            Change::Tracker { key, operation } => {
+                self.tracker.insert(key.clone(), operation.clone())
+            }
+            Change::Effect { effect } => {
+                self.effects
+                    .insert(self.effects.len() as u32, effect.clone());
+            }
+            Change::ModelCalls { value } => self.model_calls = *value,
+            Change::Progress { value } => self.progress = *value,
+            Change::DeepestCalls { value } => self.deepest_calls = *value,
+            Change::Cancelled => self.cancelled = true,
+            Change::Worker {
+                worker,
+                state,
+                op,
+                run,
+            } => {
+                let (view, _) = &mut self.workers[*worker as usize];
+                view.state = *state;
+                view.op.clone_from(op);
+                view.run = *run;
+            }
+            Change::Result { worker, result } => {
+                let (_, results) = &mut self.workers[*worker as usize];
+                let position = results.last_key().map_or(0, |last| last + 1);
+                results.insert(position, result.clone());
+            }
+        }
+    }
+
+    /// The world this snapshot stands for (without its lookups, built when first read).
+    pub(crate) fn world(&self) -> World {
+        let mut table = self.table.settings();
+        table.rows = values(&self.rows);
+        table.dedup = self.dedup.iter().map(|(key, ())| key.clone()).collect();
+        let mut world = World::default();
+        world.tick = self.tick;
+        world.journal = self.journal.iter().cloned().collect();
+        world.provider = values(&self.provider);
+        world.in_flight = self.in_flight.clone();
+        world.table = table;
+        world.tracker = self.tracker.iter().cloned().collect();
+        world.effects = values(&self.effects);
+        world.model_calls = self.model_calls;
+        world.progress = self.progress;
+        world.deepest_calls = self.deepest_calls;
+        world.cancelled = self.cancelled;
+        world.workers = self
+            .workers
+            .iter()
+            .map(|(view, results)| WorkerView {
+                results: values(results),
+                ..view.clone()
+            })
+            .collect();
+        world
+    }
+}
+
+/// The values of a map, in key order.
+fn values<K: Ord + Clone, V: Clone>(chunks: &Chunks<K, V>) -> Vec<V> {
+    chunks.iter().map(|(_, value)| value.clone()).collect()
+}
