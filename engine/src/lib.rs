@@ -21,6 +21,7 @@ mod fingerprint;
 mod generate;
 mod invariant;
 mod layers;
+mod lookup;
 mod provider;
 mod retry;
 mod rng;

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::lookup::Lookup;
 use crate::scenario::WriteMode;
 
 /// Everything, at one instant.
@@ -198,19 +199,19 @@ impl Table {
             .iter()
             .filter(move |row| row.operation == operation);
         let small = self.rows.len() <= SCAN_MAX;
-        found(small, scan.map(|row| row.rowid), || {
-            self.index().by_operation.get(operation)
-        })
-        .map(|rowid| self.row(rowid))
+        let indexed = || self.index().by_operation.get(operation);
+        found(small, scan.map(|row| row.rowid), indexed)
+            .map(|rowid| self.row(rowid))
+            .filter(move |row| row.operation == operation)
     }
 
     /// The rowids of the rows with this key, oldest first.
     fn rowids_keyed<'a>(&'a self, key: &'a str) -> impl Iterator<Item = i64> + 'a {
         let scan = self.rows.iter().filter(move |row| row.key == key);
         let small = self.rows.len() <= SCAN_MAX;
-        found(small, scan.map(|row| row.rowid), || {
-            self.index().by_key.get(key)
-        })
+        let indexed = || self.index().by_key.get(key);
+        found(small, scan.map(|row| row.rowid), indexed)
+            .filter(move |&rowid| small || self.row(rowid).key == key)
     }
 
     /// The oldest row with this key.
@@ -275,8 +276,8 @@ impl Table {
     fn delete(&mut self, rowid: i64) {
         let row = self.rows.remove(self.position(rowid));
         if let Some(index) = self.index.0.get_mut() {
-            index_remove(&mut index.by_key, &row.key, rowid);
-            index_remove(&mut index.by_operation, &row.operation, rowid);
+            index.by_key.remove(&row.key, rowid);
+            index.by_operation.remove(&row.operation, rowid);
         }
     }
 
@@ -296,14 +297,14 @@ impl Table {
 /// Rowids by key and by operation.
 #[derive(Debug, Default)]
 struct RowIndex {
-    by_key: Lookup<Vec<i64>>,
-    by_operation: Lookup<Vec<i64>>,
+    by_key: Lookup<i64>,
+    by_operation: Lookup<i64>,
 }
 
 impl RowIndex {
     fn push(&mut self, row: &Row) {
-        index_push(&mut self.by_key, &row.key, row.rowid);
-        index_push(&mut self.by_operation, &row.operation, row.rowid);
+        self.by_key.push(&row.key, row.rowid);
+        self.by_operation.push(&row.operation, row.rowid);
     }
 }
 
@@ -553,13 +554,14 @@ impl World {
     /// few, else from the index `indexed` reads.
     fn provider_positions<'a>(
         &'a self,
-        wanted: impl Fn(&ProviderRecord) -> bool + 'a,
-        indexed: impl FnOnce() -> Option<&'a Vec<u32>>,
+        wanted: impl Fn(&ProviderRecord) -> bool + Copy + 'a,
+        indexed: impl FnOnce() -> &'a [u32],
     ) -> impl Iterator<Item = u32> + 'a {
         let scan = self.provider.iter().enumerate();
         let scan = scan.filter(move |(_, record)| wanted(record));
         let small = self.provider.len() <= SCAN_MAX;
         found(small, scan.map(|(position, _)| position as u32), indexed)
+            .filter(move |&position| small || wanted(&self.provider[position as usize]))
     }
 
     /// External effects of a logical operation, in order.
@@ -567,10 +569,10 @@ impl World {
         let scan = self.effects.iter().enumerate();
         let scan = scan.filter(move |(_, effect)| effect.operation == operation);
         let small = self.effects.len() <= SCAN_MAX;
-        found(small, scan.map(|(position, _)| position as u32), || {
-            self.index().effects_by_operation.get(operation)
-        })
-        .map(|position| &self.effects[position as usize])
+        let indexed = || self.index().effects_by_operation.get(operation);
+        found(small, scan.map(|(position, _)| position as u32), indexed)
+            .map(|position| &self.effects[position as usize])
+            .filter(move |effect| effect.operation == operation)
     }
 
     /// External effects of a logical operation on one sink.
@@ -802,7 +804,7 @@ impl World {
         });
         let position = self.effects.len() as u32;
         if let Some(index) = self.index.0.get_mut() {
-            index_push(&mut index.effects_by_operation, &effect.operation, position);
+            index.effects_by_operation.push(&effect.operation, position);
         }
         self.digest_add(effect_hash(position as usize, &effect));
         self.effects.push(effect);
@@ -935,11 +937,9 @@ impl World {
                 index.push_provider(record, position as u32);
             }
             for (position, effect) in self.effects.iter().enumerate() {
-                index_push(
-                    &mut index.effects_by_operation,
-                    &effect.operation,
-                    position as u32,
-                );
+                index
+                    .effects_by_operation
+                    .push(&effect.operation, position as u32);
             }
             index
         })
@@ -976,21 +976,22 @@ impl World {
 /// index, so building one would cost more than the scans it saves. Past it, lookups are hashed.
 const SCAN_MAX: usize = 16;
 
-/// The positions a scan finds when the collection is `small`, else those its index lists.
+/// The positions a scan finds when the collection is `small`, else those its index lists: the
+/// records that may hold the key, which the caller checks (see `lookup.rs`).
 fn found<'a, P: Copy + 'a>(
     small: bool,
     scan: impl Iterator<Item = P> + 'a,
-    indexed: impl FnOnce() -> Option<&'a Vec<P>>,
+    indexed: impl FnOnce() -> &'a [P],
 ) -> impl Iterator<Item = P> + 'a {
     let indexed = match small {
-        true => None,
+        true => &[],
         false => indexed(),
     };
     small
         .then_some(scan)
         .into_iter()
         .flatten()
-        .chain(indexed.into_iter().flatten().copied())
+        .chain(indexed.iter().copied())
 }
 
 /// `Clone` field by field, with a `clone_from` that reuses the target's buffers (its texts and
@@ -1077,30 +1078,6 @@ pub(crate) fn clone_map_from<K: Ord + Clone, V: Clone>(
     }
 }
 
-/// A lookup by key, never iterated: hashed, so a lookup costs the same at any size (an ordered
-/// map compares keys along a path that grows with it). Iteration order never matters here.
-/// SipHash with fixed keys: the same on every platform, wasm included, and needs no randomness.
-type Lookup<T> =
-    std::collections::HashMap<String, T, std::hash::BuildHasherDefault<std::hash::DefaultHasher>>;
-
-fn index_remove(index: &mut Lookup<Vec<i64>>, key: &str, rowid: i64) {
-    if let Some(rowids) = index.get_mut(key) {
-        rowids.retain(|&other| other != rowid);
-        if rowids.is_empty() {
-            index.remove(key);
-        }
-    }
-}
-
-fn index_push<T>(index: &mut Lookup<Vec<T>>, key: &str, position: T) {
-    match index.get_mut(key) {
-        Some(positions) => positions.push(position),
-        None => {
-            index.insert(key.to_string(), vec![position]);
-        }
-    }
-}
-
 /// Data derived from a world's fields, built when first read. A copy starts empty and two are
 /// always equal: they are equal whenever the fields are.
 #[derive(Debug, Default)]
@@ -1123,16 +1100,16 @@ impl<T> Eq for Lazy<T> {}
 /// Lookups of the provider's records and the effects, by key and by operation (positions).
 #[derive(Debug, Default)]
 struct Index {
-    provider_by_key: Lookup<Vec<u32>>,
-    provider_by_operation: Lookup<Vec<u32>>,
+    provider_by_key: Lookup<u32>,
+    provider_by_operation: Lookup<u32>,
     receipts: BTreeSet<String>,
-    effects_by_operation: Lookup<Vec<u32>>,
+    effects_by_operation: Lookup<u32>,
 }
 
 impl Index {
     fn push_provider(&mut self, record: &ProviderRecord, position: u32) {
-        index_push(&mut self.provider_by_key, &record.key, position);
-        index_push(&mut self.provider_by_operation, &record.operation, position);
+        self.provider_by_key.push(&record.key, position);
+        self.provider_by_operation.push(&record.operation, position);
         self.receipts.insert(record.receipt.clone());
     }
 }
