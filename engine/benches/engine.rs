@@ -228,6 +228,9 @@ fn seeking() {
     }
 }
 
+/// A named load, and its scenario at a number of records.
+type Section = (&'static str, fn(u32) -> Scenario);
+
 fn main() {
     // `cargo bench -p lab-engine --bench engine -- ingest` runs the sections whose name has
     // "ingest" in it; `-- --seek` only the seeks. (Cargo passes `--bench` itself.)
@@ -245,7 +248,7 @@ fn main() {
     println!(
         "lab-engine benchmark: batches of N records over 2 workers, round robin, seeded faults"
     );
-    let sections: [(&str, fn(u32) -> Scenario); 3] = [
+    let sections: [Section; 3] = [
         (
             "reserve + lost replies/busy (5% each at provider.submit)",
             |records| {

@@ -75,7 +75,11 @@ impl<K: Ord + Clone, V: Clone> Chunks<K, V> {
     {
         // Most changes land in the last chunk (records are appended): one comparison finds it.
         let last = self.chunks.len().saturating_sub(1);
-        if self.chunks.get(last).is_some_and(|chunk| chunk[0].0.borrow() <= key) {
+        if self
+            .chunks
+            .get(last)
+            .is_some_and(|chunk| chunk[0].0.borrow() <= key)
+        {
             return last;
         }
         let after = self
