@@ -41,7 +41,7 @@ pub struct Engine {
     occurrences: Occurrences,
     /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
     /// reads it rather than serializing the payload again.
-    payloads: Rc<[String]>,
+    payloads: Rc<[Rc<str>]>,
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
@@ -290,7 +290,7 @@ impl Engine {
         let payloads = scenario
             .operations
             .iter()
-            .map(|operation| canonical_json(&operation.payload))
+            .map(|operation| canonical_json(&operation.payload).into())
             .collect();
         let mut table = crate::world::Table::new(scenario.design.unique);
         // Seed 004's processed_operations is bookkeeping: its rows are not effects.
@@ -575,7 +575,7 @@ impl Engine {
                 };
             }
             // Only the worker that stepped changed: its view is brought up to date, no other.
-            let op = worker.task.as_ref().map(|task| task.op());
+            let op = worker.task.as_ref().map(|task| &**task.op());
             self.world
                 .set_worker(index as u32, worker.state, op, worker.run);
         }
@@ -600,7 +600,7 @@ impl Engine {
             lane,
             action,
             run,
-            op,
+            op: op.to_string(),
             messages: step.messages,
             outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
@@ -678,7 +678,7 @@ impl Engine {
 
     /// A request that timed out at the caller reaches the provider late and commits: an event of
     /// the provider's own, so the effect never appears unexplained.
-    fn commit_late_request(&mut self) -> (Action, u32, String, Step, Option<FaultKind>) {
+    fn commit_late_request(&mut self) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
         let now = self.world.tick;
         let index = self
             .world
@@ -702,7 +702,13 @@ impl Engine {
             ..Step::default()
         };
         step.flags.silent_change = silent;
-        (Action::ProviderSubmit, 0, request.operation, step, None)
+        (
+            Action::ProviderSubmit,
+            0,
+            request.operation.into(),
+            step,
+            None,
+        )
     }
 
     fn pick(&mut self, ready: Ready) -> usize {
@@ -736,7 +742,7 @@ impl Engine {
     }
 
     /// One step of one worker: receive a run, crash, cancel, or a workflow step.
-    fn step_worker(&mut self, index: usize) -> (Action, u32, String, Step, Option<FaultKind>) {
+    fn step_worker(&mut self, index: usize) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
         let action = match &self.workers[index].task {
             None => Action::Receive,
             Some(task) => task.next_action(),
@@ -748,8 +754,7 @@ impl Engine {
             let op = worker
                 .task
                 .as_ref()
-                .map(|task| task.op().to_string())
-                .unwrap_or_default();
+                .map_or_else(|| Rc::from(""), |task| Rc::clone(task.op()));
             return (action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;
@@ -758,7 +763,7 @@ impl Engine {
             .task
             .take()
             .expect("a stepping worker has a task");
-        let op = task.op().to_string();
+        let op = Rc::clone(task.op());
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index),
             Some(FaultKind::Cancel) => {
@@ -821,35 +826,30 @@ impl Engine {
         let run = &scenario.workers[index].runs[(queued.number - 1) as usize];
         let operation = &scenario.operations[queued.operation as usize];
         let payload = match (&run.payload, fault == Some(FaultKind::ChangePayload)) {
-            (None, false) => self.payloads[queued.operation as usize].clone(),
+            (None, false) => Rc::clone(&self.payloads[queued.operation as usize]),
             (own, changed) => {
                 let mut payload = own.as_ref().unwrap_or(&operation.payload).clone();
                 if changed {
                     change(&mut payload);
                 }
-                canonical_json(&payload)
+                canonical_json(&payload).into()
             }
         };
-        let key = match &run.key {
-            Some(key) => key.clone(),
-            None => self.key_for(&run.op, &payload),
+        let key: Rc<str> = match &run.key {
+            Some(key) => key.as_str().into(),
+            None => self.key_for(&run.op, &payload).into(),
         };
         // The start keeps the texts; the outcome gets a copy only when it will be shown.
         let (said_payload, said_key) = match self.recording {
-            true => (payload.clone(), key.clone()),
+            true => (payload.to_string(), key.to_string()),
             false => (String::new(), String::new()),
         };
         let worker = &mut self.workers[index];
         worker.run = queued.number;
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
-        let start = Start {
-            op: run.op.clone(),
-            payload,
-            key,
-            tick: self.world.tick,
-            position: queued.number,
-        };
+        let op = run.op.as_str().into();
+        let start = Start::new(op, payload, key, self.world.tick, queued.number);
         worker.task = Some(self.scenario.workflow.start(start, &self.scenario));
         let arrival = match (restarting, queued.redelivered) {
             (true, _) => Arrival::Restart,
