@@ -187,36 +187,82 @@ struct Summary {
     best: [Option<Best>; 8],
 }
 
-/// Every fully explored state's summary, by key. Most states break nothing below them: their
-/// entry is two numbers, and only the others keep their eight best ways to a violation, apart.
+/// Every state met, by key, and the summary of each fully explored one.
+///
+/// A state's key is a hash, so its place in the table is random and the probe is a cache miss:
+/// the search's main cost. A state gets its place at the one probe that finds it new, and its
+/// summary is written there by position when it closes, with no second probe. Most states break
+/// nothing below them: their summary is two numbers, and only the others keep their eight best
+/// ways to a violation, apart.
 #[derive(Default)]
 struct Memo {
-    known: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    places: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// By place.
+    known: Vec<Known>,
     bests: Vec<[Option<Best>; 8]>,
+    /// States closed, each key counted once.
+    closed: u64,
 }
 
 #[derive(Clone, Copy)]
 struct Known {
     schedules: u64,
-    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state.
+    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state, `OPEN`
+    /// while it is being explored.
     best: u32,
 }
 
 const NO_BEST: u32 = u32::MAX;
+const OPEN: u32 = u32::MAX - 1;
+
+/// What the memo knows of a state just reached.
+enum Met {
+    /// Explored before.
+    Known(Summary),
+    /// New: to be explored, its summary then written at this place.
+    New(u32),
+}
 
 impl Memo {
-    fn get(&self, key: u64) -> Option<Summary> {
-        let known = self.known.get(&key)?;
+    /// The summary of state `key` if it was explored before; else reserves its place.
+    fn meet(&mut self, key: u64) -> Met {
+        let next = self.known.len() as u32;
+        let place = *self.places.entry(key).or_insert(next);
+        if place == next {
+            self.known.push(Known {
+                schedules: 0,
+                best: OPEN,
+            });
+        }
+        match self.summary(place) {
+            Some(summary) => Met::Known(summary),
+            // A state is never met again while it is open (each event moves the event count
+            // in its key on), but should two keys ever coincide it is explored again, as a
+            // state never met would be.
+            None => Met::New(place),
+        }
+    }
+
+    fn summary(&self, place: u32) -> Option<Summary> {
+        let known = self.known[place as usize];
+        let best = match known.best {
+            OPEN => return None,
+            NO_BEST => [None; 8],
+            position => self.bests[position as usize],
+        };
         Some(Summary {
             schedules: known.schedules,
-            best: match known.best {
-                NO_BEST => [None; 8],
-                position => self.bests[position as usize],
-            },
+            best,
         })
     }
 
-    fn insert(&mut self, key: u64, summary: &Summary) {
+    /// The summary of state `key`, if it was fully explored.
+    fn get(&self, key: u64) -> Option<Summary> {
+        self.summary(*self.places.get(&key)?)
+    }
+
+    /// Writes the summary of the state at `place`, now fully explored.
+    fn close(&mut self, place: u32, summary: &Summary) {
         let best = match summary.best.iter().any(Option::is_some) {
             true => {
                 self.bests.push(summary.best);
@@ -224,15 +270,12 @@ impl Memo {
             }
             false => NO_BEST,
         };
-        let known = Known {
+        let known = &mut self.known[place as usize];
+        self.closed += u64::from(known.best == OPEN);
+        *known = Known {
             schedules: summary.schedules,
             best,
         };
-        self.known.insert(key, known);
-    }
-
-    fn len(&self) -> usize {
-        self.known.len()
     }
 }
 
@@ -251,6 +294,8 @@ struct Child {
 /// waiting its turn, so a few spare engines serve the whole search.
 struct Frame {
     key: u64,
+    /// The state's place in the memo.
+    place: u32,
     used: Used,
     /// The state's engine, until its last successor takes it.
     engine: Option<Box<Engine>>,
@@ -317,7 +362,10 @@ impl Explorer {
             finished: false,
             complete: false,
         };
-        let frame = explorer.expand(root, engine, used);
+        let Met::New(place) = explorer.memo.meet(root) else {
+            unreachable!("the memo starts empty")
+        };
+        let frame = explorer.expand(root, place, engine, used);
         explorer.stack.push(frame);
         Ok(explorer)
     }
@@ -365,7 +413,7 @@ impl Explorer {
     pub fn progress(&self) -> Progress {
         Progress {
             transitions: self.transitions,
-            states: (self.memo.len() + self.stack.len()) as u64,
+            states: self.memo.closed + self.stack.len() as u64,
             depth: self.stack.len() as u32,
             finished: self.finished,
         }
@@ -397,7 +445,7 @@ impl Explorer {
             .min_by_key(|found| (found.faults, found.events));
         Report {
             schedules: summary.schedules,
-            states: self.memo.len() as u64,
+            states: self.memo.closed,
             transitions: self.transitions,
             complete: self.complete,
             faults_max: self.budget.faults_max,
@@ -454,20 +502,23 @@ impl Explorer {
             fault_cost,
             broke_mask: stepped.broke_mask,
         };
-        if let Some(summary) = self.memo.get(child.key) {
-            fold(&mut frame.summary, &child, &summary);
-            self.recycle(engine);
-            return;
-        }
+        let place = match self.memo.meet(child.key) {
+            Met::Known(summary) => {
+                fold(&mut frame.summary, &child, &summary);
+                self.recycle(engine);
+                return;
+            }
+            Met::New(place) => place,
+        };
         frame.entered = Some(child);
-        let below = self.expand(child.key, engine, child_used);
+        let below = self.expand(child.key, place, engine, child_used);
         self.stack.push(below);
     }
 
     /// Pops the top frame, records its summary and folds it into its parent.
     fn close_top(&mut self) {
         let mut frame = self.stack.pop().expect("the caller checked");
-        self.memo.insert(frame.key, &frame.summary);
+        self.memo.close(frame.place, &frame.summary);
         if let Some(parent) = self.stack.last_mut() {
             let child = parent
                 .entered
@@ -494,7 +545,7 @@ impl Explorer {
 
     /// A frame for the state `key`, with its successors within the budgets listed (none stepped
     /// yet).
-    fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) -> Frame {
+    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) -> Frame {
         let mut choices = self.spare_choices.pop().unwrap_or_default();
         engine.choices_into(&mut choices);
         let mut summary = Summary {
@@ -530,6 +581,7 @@ impl Explorer {
         };
         Frame {
             key,
+            place,
             used,
             engine,
             choices,
