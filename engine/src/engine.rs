@@ -163,14 +163,17 @@ const _: () = {
     }
 };
 
-/// The actions among `actions` (one bit each) taken so far, with their counts, in action order
-/// (as an ordered map of them would list them).
-fn taken(counts: &Occurrences, actions: u16) -> impl Iterator<Item = (Action, u32)> + '_ {
-    Action::ALL
-        .into_iter()
-        .filter(move |&action| actions & 1 << action as usize != 0)
-        .filter(|&action| counts[action as usize] > 0)
-        .map(|action| (action, counts[action as usize]))
+/// Feeds the counts of the actions among `actions` (one bit each) taken so far into `hasher`,
+/// each with its action, in action order: the part of the counters a state's future depends on.
+fn hash_taken(counts: &Occurrences, actions: u16, hasher: &mut crate::fingerprint::Fingerprint) {
+    let mut left = actions;
+    while left != 0 {
+        let action = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if counts[action] > 0 {
+            hasher.write_u64(action as u64 | u64::from(counts[action]) << 32);
+        }
+    }
 }
 
 /// The actions at which the scenario's own `nth` rules count, across workers or per worker
@@ -464,12 +467,12 @@ impl Engine {
         // The occurrence counters decide only where the scenario's own `nth` rules strike: count
         // them only for those actions, so runs that took other actions a different number of
         // times can meet in one state.
-        for (action, count) in taken(&self.occurrences, self.nth_actions.0) {
-            (action, count).hash(&mut hasher);
-        }
-        (self.schedule_position, self.round_robin_next).hash(&mut hasher);
-        (self.sequence, self.events, self.broken_mask).hash(&mut hasher);
-        self.stop.map(|stop| stop as u8).hash(&mut hasher);
+        hash_taken(&self.occurrences, self.nth_actions.0, &mut hasher);
+        // Two numbers to a word: each pair still stands for its two numbers exactly.
+        let stop = self.stop.map_or(0, |stop| stop as u64 + 1);
+        hasher.write_u64(self.schedule_position as u64 | (self.round_robin_next as u64) << 32);
+        hasher.write_u64(u64::from(self.sequence) | u64::from(self.events) << 32);
+        hasher.write_u64(u64::from(self.broken_mask) | stop << 8);
         hasher.finish()
     }
 
@@ -482,18 +485,16 @@ impl Engine {
         // so the number and the flag stand for it.
         worker.queue.len().hash(&mut hasher);
         for queued in &worker.queue {
-            (queued.number, queued.redelivered).hash(&mut hasher);
+            hasher.write_u64(u64::from(queued.number) | u64::from(queued.redelivered) << 32);
         }
         worker.task.is_some().hash(&mut hasher);
         if let Some(task) = &worker.task {
             task.hash_state(&mut hasher);
         }
-        (worker.run, worker.wake_tick, worker.state as u8).hash(&mut hasher);
-        worker.restarting.hash(&mut hasher);
+        hasher.write_u64(u64::from(worker.run) | u64::from(worker.wake_tick) << 32);
+        hasher.write_u64(worker.state as u64 | u64::from(worker.restarting) << 8);
         self.world.workers[index].results.hash(&mut hasher);
-        for (action, count) in taken(&worker.occurrences, self.nth_actions.1) {
-            (action, count).hash(&mut hasher);
-        }
+        hash_taken(&worker.occurrences, self.nth_actions.1, &mut hasher);
         hasher.finish()
     }
 

@@ -825,32 +825,32 @@ pub fn fault_phrase(fault: FaultKind) -> &'static str {
 /// derive `Hash`). The records go in as the world's running digest (see `World::digest`); the
 /// workers' views are left out: the engine hashes the workers themselves.
 pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
-    world.tick.hash(hasher);
-    // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
-    (
-        world.journal.len(),
-        world.provider.len(),
-        world.effects.len(),
-    )
-        .hash(hasher);
-    (
-        world.table.rows.len(),
-        world.table.dedup.len(),
-        world.tracker.len(),
-    )
-        .hash(hasher);
-    world.digest().hash(hasher);
-    world.in_flight.len().hash(hasher);
+    // Small numbers go in two to a word: fewer words to mix, and each pair still stands for its
+    // two numbers exactly (a length or a counter never reaches 2^32).
+    let pair = |low: usize, high: usize| low as u64 | (high as u64) << 32;
+    let table = &world.table;
+    // The next rowid is private to the table; it decides only the ids of later rows, never what
+    // a step does, so states that differ in it alone continue the same way.
+    let flags = u64::from(table.unique)
+        | u64::from(table.rows_are_effects) << 1
+        | u64::from(world.cancelled) << 2;
+    let words = [
+        pair(world.tick as usize, world.journal.len()),
+        // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
+        pair(world.provider.len(), world.effects.len()),
+        pair(table.rows.len(), table.dedup.len()),
+        pair(world.tracker.len(), world.in_flight.len()),
+        world.digest(),
+        pair(world.model_calls as usize, world.progress as usize),
+        pair(world.deepest_calls as usize, flags as usize),
+    ];
+    for word in words {
+        hasher.write_u64(word);
+    }
     for request in &world.in_flight {
         (&request.key, &request.payload, &request.operation).hash(hasher);
         request.commit_tick.hash(hasher);
     }
-    let table = &world.table;
-    // The next rowid is private to the table; it decides only the ids of later rows, never what
-    // a step does, so states that differ in it alone continue the same way.
-    (table.unique, table.rows_are_effects).hash(hasher);
-    (world.model_calls, world.progress, world.deepest_calls).hash(hasher);
-    world.cancelled.hash(hasher);
 }
 
 /// Feeds one journal row into `hasher`.
