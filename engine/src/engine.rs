@@ -42,6 +42,8 @@ pub struct Engine {
     /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
     /// reads it rather than serializing the payload again.
     payloads: Rc<[Rc<str>]>,
+    /// Each operation's id, by the same position: a run shares it rather than copying it.
+    operation_ids: Rc<[Rc<str>]>,
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
@@ -196,6 +198,7 @@ clone_by_fields!(Engine {
     events,
     occurrences,
     payloads,
+    operation_ids,
     nth_actions,
     fault_points,
     schedule_position,
@@ -290,6 +293,11 @@ impl Engine {
                 fingerprint: Cell::new(None),
             })
             .collect();
+        let operation_ids = scenario
+            .operations
+            .iter()
+            .map(|operation| operation.id.as_str().into())
+            .collect();
         let payloads = scenario
             .operations
             .iter()
@@ -310,6 +318,7 @@ impl Engine {
             events: 0,
             occurrences: [0; Action::ALL.len()],
             payloads,
+            operation_ids,
             nth_actions,
             fault_points: Vec::new(),
             schedule_position: 0,
@@ -566,7 +575,7 @@ impl Engine {
                 worker.wake_tick = self.world.tick.saturating_add(step.sleep_ticks);
                 worker.state = WorkerState::Sleeping;
             }
-            if let Some(result) = &step.result {
+            if let Some(result) = step.result {
                 self.world.push_result(index as u32, result);
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
@@ -814,7 +823,7 @@ impl Engine {
             worker.run = queued.number;
             return Step {
                 outcome: Some(Outcome::NotStarted { runs: dropped }),
-                result: Some("not_started".into()),
+                result: Some("not_started"),
                 ..Step::default()
             };
         }
@@ -836,9 +845,13 @@ impl Engine {
                 canonical_json(&payload).into()
             }
         };
-        let key: Rc<str> = match &run.key {
-            Some(key) => key.as_str().into(),
-            None => self.key_for(&run.op, &payload).into(),
+        // The run's operation is the one at its queued position (`new` looked it up by id).
+        let op = Rc::clone(&self.operation_ids[queued.operation as usize]);
+        let key: Rc<str> = match (&run.key, self.scenario.design.key) {
+            (Some(key), _) => key.as_str().into(),
+            // The key is the operation's id: shared, not copied.
+            (None, KeySource::SourceId) => Rc::clone(&op),
+            (None, _) => self.key_for(&run.op, &payload).into(),
         };
         // The start keeps the texts; the outcome gets a copy only when it will be shown.
         let (said_payload, said_key) = match self.recording {
@@ -849,7 +862,6 @@ impl Engine {
         worker.run = queued.number;
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
-        let op = run.op.as_str().into();
         let start = Start::new(op, payload, key, self.world.tick, queued.number);
         worker.task = Some(self.scenario.workflow.start(start, &self.scenario));
         let arrival = match (restarting, queued.redelivered) {

@@ -334,7 +334,7 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
         messages,
         outcome: Some(Outcome::Cancelled { before }),
         line: "cancel",
-        result: Some("cancelled".to_string()),
+        result: Some("cancelled"),
         ..Step::default()
     }
 }
@@ -505,8 +505,8 @@ pub(crate) struct Step {
     /// The listing line id being executed.
     pub line: &'static str,
     pub flags: StepFlags,
-    /// The run ended with this result.
-    pub result: Option<String>,
+    /// The run ended with this result (a fixed word: a step allocates nothing for it).
+    pub result: Option<&'static str>,
     /// The worker sleeps this many ticks after the step.
     pub sleep_ticks: u32,
     /// The step used the fault it was given.
@@ -522,7 +522,7 @@ impl Step {
             result: std::borrow::Cow::Borrowed(result),
         });
         self.line = line;
-        self.result = Some(result.to_string());
+        self.result = Some(result);
     }
 }
 
