@@ -323,7 +323,7 @@ pub struct Explorer {
     /// Choice lists of closed frames, so a state allocates none.
     spare_choices: Vec<Vec<Choice>>,
     /// Engines no longer needed, to branch into (`Engine::clone_from` reuses their buffers).
-    /// Boxed as the children keep them, so a spare becomes a child without moving an engine.
+    /// Boxed as the frames keep them, so a spare becomes a state's engine without moving one.
     #[allow(clippy::vec_box)]
     spare_engines: Vec<Box<Engine>>,
     transitions: u64,
@@ -475,7 +475,7 @@ impl Explorer {
                     .engine
                     .as_deref()
                     .expect("kept until the last successor");
-                branch(&mut self.spare_engines, parent)
+                branch(self.spare_engines.pop(), parent)
             }
         };
         let several = engine.worker_count() > 1;
@@ -738,9 +738,9 @@ impl Used {
     }
 }
 
-/// A copy of `engine`, made into a spare engine when there is one.
-fn branch(spare_engines: &mut Vec<Box<Engine>>, engine: &Engine) -> Box<Engine> {
-    match spare_engines.pop() {
+/// A copy of `engine`, made into `spare` when there is one.
+fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
+    match spare {
         Some(mut spare) => {
             spare.as_mut().clone_from(engine);
             spare
