@@ -41,7 +41,9 @@ pub struct Engine {
     occurrences: Occurrences,
     /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
     /// reads it rather than serializing the payload again.
-    payloads: Rc<[String]>,
+    payloads: Rc<[Rc<str>]>,
+    /// Each operation's id, by the same position: a run shares it rather than copying it.
+    operation_ids: Rc<[Rc<str>]>,
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
@@ -163,14 +165,17 @@ const _: () = {
     }
 };
 
-/// The actions among `actions` (one bit each) taken so far, with their counts, in action order
-/// (as an ordered map of them would list them).
-fn taken(counts: &Occurrences, actions: u16) -> impl Iterator<Item = (Action, u32)> + '_ {
-    Action::ALL
-        .into_iter()
-        .filter(move |&action| actions & 1 << action as usize != 0)
-        .filter(|&action| counts[action as usize] > 0)
-        .map(|action| (action, counts[action as usize]))
+/// Feeds the counts of the actions among `actions` (one bit each) taken so far into `hasher`,
+/// each with its action, in action order: the part of the counters a state's future depends on.
+fn hash_taken(counts: &Occurrences, actions: u16, hasher: &mut crate::fingerprint::Fingerprint) {
+    let mut left = actions;
+    while left != 0 {
+        let action = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if counts[action] > 0 {
+            hasher.write_u64(action as u64 | u64::from(counts[action]) << 32);
+        }
+    }
 }
 
 /// The actions at which the scenario's own `nth` rules count, across workers or per worker
@@ -193,6 +198,7 @@ clone_by_fields!(Engine {
     events,
     occurrences,
     payloads,
+    operation_ids,
     nth_actions,
     fault_points,
     schedule_position,
@@ -287,10 +293,15 @@ impl Engine {
                 fingerprint: Cell::new(None),
             })
             .collect();
+        let operation_ids = scenario
+            .operations
+            .iter()
+            .map(|operation| operation.id.as_str().into())
+            .collect();
         let payloads = scenario
             .operations
             .iter()
-            .map(|operation| canonical_json(&operation.payload))
+            .map(|operation| canonical_json(&operation.payload).into())
             .collect();
         let mut table = crate::world::Table::new(scenario.design.unique);
         // Seed 004's processed_operations is bookkeeping: its rows are not effects.
@@ -307,6 +318,7 @@ impl Engine {
             events: 0,
             occurrences: [0; Action::ALL.len()],
             payloads,
+            operation_ids,
             nth_actions,
             fault_points: Vec::new(),
             schedule_position: 0,
@@ -464,12 +476,12 @@ impl Engine {
         // The occurrence counters decide only where the scenario's own `nth` rules strike: count
         // them only for those actions, so runs that took other actions a different number of
         // times can meet in one state.
-        for (action, count) in taken(&self.occurrences, self.nth_actions.0) {
-            (action, count).hash(&mut hasher);
-        }
-        (self.schedule_position, self.round_robin_next).hash(&mut hasher);
-        (self.sequence, self.events, self.broken_mask).hash(&mut hasher);
-        self.stop.map(|stop| stop as u8).hash(&mut hasher);
+        hash_taken(&self.occurrences, self.nth_actions.0, &mut hasher);
+        // Two numbers to a word: each pair still stands for its two numbers exactly.
+        let stop = self.stop.map_or(0, |stop| stop as u64 + 1);
+        hasher.write_u64(self.schedule_position as u64 | (self.round_robin_next as u64) << 32);
+        hasher.write_u64(u64::from(self.sequence) | u64::from(self.events) << 32);
+        hasher.write_u64(u64::from(self.broken_mask) | stop << 8);
         hasher.finish()
     }
 
@@ -482,18 +494,16 @@ impl Engine {
         // so the number and the flag stand for it.
         worker.queue.len().hash(&mut hasher);
         for queued in &worker.queue {
-            (queued.number, queued.redelivered).hash(&mut hasher);
+            hasher.write_u64(u64::from(queued.number) | u64::from(queued.redelivered) << 32);
         }
         worker.task.is_some().hash(&mut hasher);
         if let Some(task) = &worker.task {
             task.hash_state(&mut hasher);
         }
-        (worker.run, worker.wake_tick, worker.state as u8).hash(&mut hasher);
-        worker.restarting.hash(&mut hasher);
+        hasher.write_u64(u64::from(worker.run) | u64::from(worker.wake_tick) << 32);
+        hasher.write_u64(worker.state as u64 | u64::from(worker.restarting) << 8);
         self.world.workers[index].results.hash(&mut hasher);
-        for (action, count) in taken(&worker.occurrences, self.nth_actions.1) {
-            (action, count).hash(&mut hasher);
-        }
+        hash_taken(&worker.occurrences, self.nth_actions.1, &mut hasher);
         hasher.finish()
     }
 
@@ -565,7 +575,7 @@ impl Engine {
                 worker.wake_tick = self.world.tick.saturating_add(step.sleep_ticks);
                 worker.state = WorkerState::Sleeping;
             }
-            if let Some(result) = &step.result {
+            if let Some(result) = step.result {
                 self.world.push_result(index as u32, result);
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
@@ -575,7 +585,7 @@ impl Engine {
                 };
             }
             // Only the worker that stepped changed: its view is brought up to date, no other.
-            let op = worker.task.as_ref().map(|task| task.op());
+            let op = worker.task.as_ref().map(|task| &**task.op());
             self.world
                 .set_worker(index as u32, worker.state, op, worker.run);
         }
@@ -600,7 +610,7 @@ impl Engine {
             lane,
             action,
             run,
-            op,
+            op: op.to_string(),
             messages: step.messages,
             outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
@@ -678,7 +688,7 @@ impl Engine {
 
     /// A request that timed out at the caller reaches the provider late and commits: an event of
     /// the provider's own, so the effect never appears unexplained.
-    fn commit_late_request(&mut self) -> (Action, u32, String, Step, Option<FaultKind>) {
+    fn commit_late_request(&mut self) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
         let now = self.world.tick;
         let index = self
             .world
@@ -702,7 +712,13 @@ impl Engine {
             ..Step::default()
         };
         step.flags.silent_change = silent;
-        (Action::ProviderSubmit, 0, request.operation, step, None)
+        (
+            Action::ProviderSubmit,
+            0,
+            request.operation.into(),
+            step,
+            None,
+        )
     }
 
     fn pick(&mut self, ready: Ready) -> usize {
@@ -736,7 +752,7 @@ impl Engine {
     }
 
     /// One step of one worker: receive a run, crash, cancel, or a workflow step.
-    fn step_worker(&mut self, index: usize) -> (Action, u32, String, Step, Option<FaultKind>) {
+    fn step_worker(&mut self, index: usize) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
         let action = match &self.workers[index].task {
             None => Action::Receive,
             Some(task) => task.next_action(),
@@ -748,8 +764,7 @@ impl Engine {
             let op = worker
                 .task
                 .as_ref()
-                .map(|task| task.op().to_string())
-                .unwrap_or_default();
+                .map_or_else(|| Rc::from(""), |task| Rc::clone(task.op()));
             return (action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;
@@ -758,7 +773,7 @@ impl Engine {
             .task
             .take()
             .expect("a stepping worker has a task");
-        let op = task.op().to_string();
+        let op = Rc::clone(task.op());
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index),
             Some(FaultKind::Cancel) => {
@@ -808,7 +823,7 @@ impl Engine {
             worker.run = queued.number;
             return Step {
                 outcome: Some(Outcome::NotStarted { runs: dropped }),
-                result: Some("not_started".into()),
+                result: Some("not_started"),
                 ..Step::default()
             };
         }
@@ -821,35 +836,33 @@ impl Engine {
         let run = &scenario.workers[index].runs[(queued.number - 1) as usize];
         let operation = &scenario.operations[queued.operation as usize];
         let payload = match (&run.payload, fault == Some(FaultKind::ChangePayload)) {
-            (None, false) => self.payloads[queued.operation as usize].clone(),
+            (None, false) => Rc::clone(&self.payloads[queued.operation as usize]),
             (own, changed) => {
                 let mut payload = own.as_ref().unwrap_or(&operation.payload).clone();
                 if changed {
                     change(&mut payload);
                 }
-                canonical_json(&payload)
+                canonical_json(&payload).into()
             }
         };
-        let key = match &run.key {
-            Some(key) => key.clone(),
-            None => self.key_for(&run.op, &payload),
+        // The run's operation is the one at its queued position (`new` looked it up by id).
+        let op = Rc::clone(&self.operation_ids[queued.operation as usize]);
+        let key: Rc<str> = match (&run.key, self.scenario.design.key) {
+            (Some(key), _) => key.as_str().into(),
+            // The key is the operation's id: shared, not copied.
+            (None, KeySource::SourceId) => Rc::clone(&op),
+            (None, _) => self.key_for(&run.op, &payload).into(),
         };
         // The start keeps the texts; the outcome gets a copy only when it will be shown.
         let (said_payload, said_key) = match self.recording {
-            true => (payload.clone(), key.clone()),
+            true => (payload.to_string(), key.to_string()),
             false => (String::new(), String::new()),
         };
         let worker = &mut self.workers[index];
         worker.run = queued.number;
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
-        let start = Start {
-            op: run.op.clone(),
-            payload,
-            key,
-            tick: self.world.tick,
-            position: queued.number,
-        };
+        let start = Start::new(op, payload, key, self.world.tick, queued.number);
         worker.task = Some(self.scenario.workflow.start(start, &self.scenario));
         let arrival = match (restarting, queued.redelivered) {
             (true, _) => Arrival::Restart,

@@ -187,36 +187,82 @@ struct Summary {
     best: [Option<Best>; 8],
 }
 
-/// Every fully explored state's summary, by key. Most states break nothing below them: their
-/// entry is two numbers, and only the others keep their eight best ways to a violation, apart.
+/// Every state met, by key, and the summary of each fully explored one.
+///
+/// A state's key is a hash, so its place in the table is random and the probe is a cache miss:
+/// the search's main cost. A state gets its place at the one probe that finds it new, and its
+/// summary is written there by position when it closes, with no second probe. Most states break
+/// nothing below them: their summary is two numbers, and only the others keep their eight best
+/// ways to a violation, apart.
 #[derive(Default)]
 struct Memo {
-    known: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    places: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// By place.
+    known: Vec<Known>,
     bests: Vec<[Option<Best>; 8]>,
+    /// States closed, each key counted once.
+    closed: u64,
 }
 
 #[derive(Clone, Copy)]
 struct Known {
     schedules: u64,
-    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state.
+    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state, `OPEN`
+    /// while it is being explored.
     best: u32,
 }
 
 const NO_BEST: u32 = u32::MAX;
+const OPEN: u32 = u32::MAX - 1;
+
+/// What the memo knows of a state just reached.
+enum Met {
+    /// Explored before.
+    Known(Summary),
+    /// New: to be explored, its summary then written at this place.
+    New(u32),
+}
 
 impl Memo {
-    fn get(&self, key: u64) -> Option<Summary> {
-        let known = self.known.get(&key)?;
+    /// The summary of state `key` if it was explored before; else reserves its place.
+    fn meet(&mut self, key: u64) -> Met {
+        let next = self.known.len() as u32;
+        let place = *self.places.entry(key).or_insert(next);
+        if place == next {
+            self.known.push(Known {
+                schedules: 0,
+                best: OPEN,
+            });
+        }
+        match self.summary(place) {
+            Some(summary) => Met::Known(summary),
+            // A state is never met again while it is open (each event moves the event count
+            // in its key on), but should two keys ever coincide it is explored again, as a
+            // state never met would be.
+            None => Met::New(place),
+        }
+    }
+
+    fn summary(&self, place: u32) -> Option<Summary> {
+        let known = self.known[place as usize];
+        let best = match known.best {
+            OPEN => return None,
+            NO_BEST => [None; 8],
+            position => self.bests[position as usize],
+        };
         Some(Summary {
             schedules: known.schedules,
-            best: match known.best {
-                NO_BEST => [None; 8],
-                position => self.bests[position as usize],
-            },
+            best,
         })
     }
 
-    fn insert(&mut self, key: u64, summary: &Summary) {
+    /// The summary of state `key`, if it was fully explored.
+    fn get(&self, key: u64) -> Option<Summary> {
+        self.summary(*self.places.get(&key)?)
+    }
+
+    /// Writes the summary of the state at `place`, now fully explored.
+    fn close(&mut self, place: u32, summary: &Summary) {
         let best = match summary.best.iter().any(Option::is_some) {
             true => {
                 self.bests.push(summary.best);
@@ -224,32 +270,46 @@ impl Memo {
             }
             false => NO_BEST,
         };
-        let known = Known {
+        let known = &mut self.known[place as usize];
+        self.closed += u64::from(known.best == OPEN);
+        *known = Known {
             schedules: summary.schedules,
             best,
         };
-        self.known.insert(key, known);
-    }
-
-    fn len(&self) -> usize {
-        self.known.len()
     }
 }
 
+/// A successor being explored below its parent: what folding its summary into the parent's
+/// needs.
+#[derive(Clone, Copy)]
 struct Child {
     choice: Choice,
-    /// Boxed, so a frame moves a pointer, not the whole engine.
-    engine: Option<Box<Engine>>,
     key: u64,
-    used: Used,
     fault_cost: u32,
     broke_mask: u8,
 }
 
+/// A state on the search path. Its successors are stepped one at a time, as they are entered,
+/// from the state's own engine: the path holds one engine per state, not one per successor
+/// waiting its turn, so a few spare engines serve the whole search.
 struct Frame {
     key: u64,
-    children: Vec<Child>,
+    /// The state's place in the memo.
+    place: u32,
+    used: Used,
+    /// The state's engine, until its last successor takes it.
+    engine: Option<Box<Engine>>,
+    /// The successors within the budgets, in order.
+    choices: Vec<Choice>,
+    /// The worker that stepped last is among the ready ones (switching away costs one
+    /// preemption).
+    last_ready: bool,
     next: usize,
+    /// The worker and fingerprint of the latest plain step, so a fault the step ignored is
+    /// recognised as the same successor.
+    plain: Option<(Option<u8>, u64)>,
+    /// The successor being explored below this state.
+    entered: Option<Child>,
     summary: Summary,
 }
 
@@ -260,11 +320,10 @@ pub struct Explorer {
     root: u64,
     stack: Vec<Frame>,
     memo: Memo,
-    /// Buffers kept between states, so a step allocates none.
-    choices: Vec<Choice>,
-    spare_children: Vec<Vec<Child>>,
+    /// Choice lists of closed frames, so a state allocates none.
+    spare_choices: Vec<Vec<Choice>>,
     /// Engines no longer needed, to branch into (`Engine::clone_from` reuses their buffers).
-    /// Boxed as the children keep them, so a spare becomes a child without moving an engine.
+    /// Boxed as the frames keep them, so a spare becomes a state's engine without moving one.
     #[allow(clippy::vec_box)]
     spare_engines: Vec<Box<Engine>>,
     transitions: u64,
@@ -297,14 +356,16 @@ impl Explorer {
             root,
             stack: Vec::new(),
             memo: Memo::default(),
-            choices: Vec::new(),
-            spare_children: Vec::new(),
+            spare_choices: Vec::new(),
             spare_engines: Vec::new(),
             transitions: 0,
             finished: false,
             complete: false,
         };
-        let frame = explorer.expand(root, engine, used);
+        let Met::New(place) = explorer.memo.meet(root) else {
+            unreachable!("the memo starts empty")
+        };
+        let frame = explorer.expand(root, place, engine, used);
         explorer.stack.push(frame);
         Ok(explorer)
     }
@@ -352,7 +413,7 @@ impl Explorer {
     pub fn progress(&self) -> Progress {
         Progress {
             transitions: self.transitions,
-            states: (self.memo.len() + self.stack.len()) as u64,
+            states: self.memo.closed + self.stack.len() as u64,
             depth: self.stack.len() as u32,
             finished: self.finished,
         }
@@ -384,7 +445,7 @@ impl Explorer {
             .min_by_key(|found| (found.faults, found.events));
         Report {
             schedules: summary.schedules,
-            states: self.memo.len() as u64,
+            states: self.memo.closed,
             transitions: self.transitions,
             complete: self.complete,
             faults_max: self.budget.faults_max,
@@ -394,61 +455,103 @@ impl Explorer {
         }
     }
 
-    /// One step of the depth-first search: enter the next child of the top frame, or close the
-    /// frame when its children are done.
+    /// One step of the depth-first search: step into the next successor of the top frame (one
+    /// transition), or close the frame when its successors are done.
     fn visit_next(&mut self) {
         let frame = self.stack.last_mut().expect("the caller checked");
-        if frame.next < frame.children.len() {
-            let child = &mut frame.children[frame.next];
-            frame.next += 1;
-            if let Some(summary) = self.memo.get(child.key) {
-                fold(&mut frame.summary, child, &summary);
-                if let Some(engine) = child.engine.take() {
-                    self.recycle(engine);
-                }
-                return;
+        let Some(&choice) = frame.choices.get(frame.next) else {
+            self.close_top();
+            return;
+        };
+        frame.next += 1;
+        let used = frame.used;
+        let mut engine = match frame.next == frame.choices.len() {
+            true => frame
+                .engine
+                .take()
+                .expect("the last successor takes the engine"),
+            false => {
+                let parent = frame
+                    .engine
+                    .as_deref()
+                    .expect("kept until the last successor");
+                branch(self.spare_engines.pop(), parent)
             }
-            let engine = child.engine.take().expect("each child is entered once");
-            let (key, used) = (child.key, child.used);
-            let frame = self.expand(key, engine, used);
-            self.stack.push(frame);
+        };
+        let several = engine.worker_count() > 1;
+        let stepped: Stepped = engine
+            .step_with(&choice)
+            .expect("a state with choices has a next event");
+        self.transitions += 1;
+        let hash = engine.state_hash();
+        let frame = self.stack.last_mut().expect("still there");
+        // A fault the step ignored, leaving the state as the plain step leaves it, is not
+        // another schedule (the trace would not show it): skip it. The plain step of the same
+        // worker comes first in `choices`.
+        if choice.fault.is_none() {
+            frame.plain = Some((choice.worker, hash));
+        } else if !stepped.fault_used && frame.plain == Some((choice.worker, hash)) {
+            self.recycle(engine);
             return;
         }
-        self.close_top();
+        let fault_cost = u32::from(choice.fault.is_some());
+        let child_used = used.after(several, frame.last_ready, &choice);
+        let child = Child {
+            choice,
+            key: node_key(hash, child_used),
+            fault_cost,
+            broke_mask: stepped.broke_mask,
+        };
+        let place = match self.memo.meet(child.key) {
+            Met::Known(summary) => {
+                fold(&mut frame.summary, &child, &summary);
+                self.recycle(engine);
+                return;
+            }
+            Met::New(place) => place,
+        };
+        frame.entered = Some(child);
+        let below = self.expand(child.key, place, engine, child_used);
+        self.stack.push(below);
     }
 
     /// Pops the top frame, records its summary and folds it into its parent.
     fn close_top(&mut self) {
         let mut frame = self.stack.pop().expect("the caller checked");
-        self.memo.insert(frame.key, &frame.summary);
+        self.memo.close(frame.place, &frame.summary);
         if let Some(parent) = self.stack.last_mut() {
-            let child = &parent.children[parent.next - 1];
+            let child = parent
+                .entered
+                .take()
+                .expect("the parent entered this state");
             debug_assert_eq!(child.key, frame.key);
-            fold(&mut parent.summary, child, &frame.summary);
+            fold(&mut parent.summary, &child, &frame.summary);
         }
-        frame.children.clear();
-        self.spare_children.push(frame.children);
+        if let Some(engine) = frame.engine.take() {
+            self.recycle(engine);
+        }
+        frame.choices.clear();
+        self.spare_choices.push(frame.choices);
     }
 
     /// Closes every open frame with what was found so far (the search was cut).
     fn unwind(&mut self) {
         while let Some(frame) = self.stack.last_mut() {
-            // Children not entered yet stay unexplored: skip them.
-            frame.next = frame.children.len();
+            // Successors not entered yet stay unexplored: skip them.
+            frame.next = frame.choices.len();
             self.close_top();
         }
     }
 
-    /// A frame for the state `key`, with every successor computed (one transition each). The
-    /// engine is copied only where the state branches: the last successor steps it in place.
-    fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) -> Frame {
-        let mut choices = std::mem::take(&mut self.choices);
+    /// A frame for the state `key`, with its successors within the budgets listed (none stepped
+    /// yet).
+    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) -> Frame {
+        let mut choices = self.spare_choices.pop().unwrap_or_default();
         engine.choices_into(&mut choices);
         let mut summary = Summary {
             schedules: 0,
             best: [None; 8],
         };
-        let mut children = self.spare_children.pop().unwrap_or_default();
         if choices.is_empty() {
             summary.schedules = 1;
             if engine.has_work() {
@@ -458,94 +561,35 @@ impl Explorer {
                     via: None,
                 });
             }
-            self.choices = choices;
-            self.recycle(engine);
-            return Frame {
-                key,
-                children,
-                next: 0,
-                summary,
-            };
         }
         let several = engine.worker_count() > 1;
-        let last_ready = used
-            .last
-            .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)));
-        let preempts = |choice: &Choice| {
-            several && last_ready && choice.worker.is_some() && choice.worker != used.last
-        };
+        let last_ready = used.last_ready(&choices);
         // Budgets first, so the engine is copied only for the successors that are taken.
         choices.retain(|choice| {
             let fault_cost = u32::from(choice.fault.is_some());
             let within_faults = fault_cost == 0 || self.allows(choice.fault, used.faults);
-            let preemption_cost = u32::from(preempts(choice));
+            let preemption_cost = u32::from(used.preempts(several, last_ready, choice));
             within_faults && used.preemptions + preemption_cost <= self.budget.preemptions_max
         });
-        let mut plain: Option<(Option<u8>, u64)> = None;
-        let mut engine = Some(engine);
-        let last = choices.len().saturating_sub(1);
-        for (position, choice) in choices.iter().copied().enumerate() {
-            let mut next = match position == last {
-                true => engine.take().expect("the last successor takes the engine"),
-                false => self.branch(engine.as_ref().expect("kept until the last")),
-            };
-            let stepped: Stepped = next
-                .step_with(&choice)
-                .expect("a state with choices has a next event");
-            self.transitions += 1;
-            let hash = next.state_hash();
-            let fault_cost = u32::from(choice.fault.is_some());
-            let child_used = Used {
-                faults: used.faults + fault_cost,
-                preemptions: used.preemptions + u32::from(preempts(&choice)),
-                last: if several {
-                    choice.worker.or(used.last)
-                } else {
-                    None
-                },
-            };
-            // A fault the step ignored, leaving the state as the plain step leaves it, is not
-            // another schedule (the trace would not show it): skip it. The plain step of the same
-            // worker comes first in `choices`.
-            if choice.fault.is_none() {
-                plain = Some((choice.worker, hash));
-            } else if !stepped.fault_used && plain == Some((choice.worker, hash)) {
-                continue;
+        let engine = match choices.is_empty() {
+            true => {
+                // The run is over, or every successor was beyond the budgets.
+                self.recycle(engine);
+                None
             }
-            let key = node_key(hash, child_used);
-            // Whether the state is known already is asked once, when the child is entered (a
-            // state explored before is then only folded in and its engine recycled): a look-up
-            // in a memo of many states is a cache miss.
-            children.push(Child {
-                choice,
-                engine: Some(next),
-                key,
-                used: child_used,
-                fault_cost,
-                broke_mask: stepped.broke_mask,
-            });
-        }
-        self.choices = choices;
-        if let Some(engine) = engine {
-            // Every successor was beyond the budgets.
-            self.recycle(engine);
-        }
+            false => Some(engine),
+        };
         Frame {
             key,
-            children,
+            place,
+            used,
+            engine,
+            choices,
+            last_ready,
             next: 0,
+            plain: None,
+            entered: None,
             summary,
-        }
-    }
-
-    /// A copy of `engine`, made into a spare engine when there is one.
-    fn branch(&mut self, engine: &Engine) -> Box<Engine> {
-        match self.spare_engines.pop() {
-            Some(mut spare) => {
-                spare.as_mut().clone_from(engine);
-                spare
-            }
-            None => Box::new(engine.clone()),
         }
     }
 
@@ -584,20 +628,11 @@ impl Explorer {
             .and_then(|summary| summary.best[index])
             .and_then(|best| best.via)
         {
-            let choices = engine.choices();
-            let last_ready = used
-                .last
-                .is_some_and(|last| choices.iter().any(|other| other.worker == Some(last)));
+            let last_ready = used.last_ready(&engine.choices());
             let stepped = engine
                 .step_with(&choice)
                 .expect("a memoised choice can be taken");
-            used.faults += u32::from(choice.fault.is_some());
-            if several && last_ready && choice.worker.is_some() && choice.worker != used.last {
-                used.preemptions += 1;
-            }
-            if several {
-                used.last = choice.worker.or(used.last);
-            }
+            used = used.after(several, last_ready, &choice);
             path.push((choice, stepped));
             if index < 7 && stepped.broke_mask & (1 << index) != 0 {
                 broke = stepped.broke_mask;
@@ -677,6 +712,43 @@ impl Explorer {
     }
 }
 
+impl Used {
+    /// Whether the worker that stepped last is among those that can step now (`choices`).
+    fn last_ready(&self, choices: &[Choice]) -> bool {
+        self.last
+            .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)))
+    }
+
+    /// Whether `choice` costs a preemption: with several workers, the one that stepped last is
+    /// still ready (`last_ready`) and another steps.
+    fn preempts(&self, several: bool, last_ready: bool, choice: &Choice) -> bool {
+        several && last_ready && choice.worker.is_some() && choice.worker != self.last
+    }
+
+    /// The budgets used once `choice` is taken.
+    fn after(self, several: bool, last_ready: bool, choice: &Choice) -> Used {
+        Used {
+            faults: self.faults + u32::from(choice.fault.is_some()),
+            preemptions: self.preemptions + u32::from(self.preempts(several, last_ready, choice)),
+            last: match several {
+                true => choice.worker.or(self.last),
+                false => None,
+            },
+        }
+    }
+}
+
+/// A copy of `engine`, made into `spare` when there is one.
+fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
+    match spare {
+        Some(mut spare) => {
+            spare.as_mut().clone_from(engine);
+            spare
+        }
+        None => Box::new(engine.clone()),
+    }
+}
+
 /// Adds one child's schedules and violations to its parent's summary.
 fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
     parent.schedules = parent.schedules.saturating_add(below.schedules);
@@ -753,32 +825,32 @@ pub fn fault_phrase(fault: FaultKind) -> &'static str {
 /// derive `Hash`). The records go in as the world's running digest (see `World::digest`); the
 /// workers' views are left out: the engine hashes the workers themselves.
 pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
-    world.tick.hash(hasher);
-    // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
-    (
-        world.journal.len(),
-        world.provider.len(),
-        world.effects.len(),
-    )
-        .hash(hasher);
-    (
-        world.table.rows.len(),
-        world.table.dedup.len(),
-        world.tracker.len(),
-    )
-        .hash(hasher);
-    world.digest().hash(hasher);
-    world.in_flight.len().hash(hasher);
+    // Small numbers go in two to a word: fewer words to mix, and each pair still stands for its
+    // two numbers exactly (a length or a counter never reaches 2^32).
+    let pair = |low: usize, high: usize| low as u64 | (high as u64) << 32;
+    let table = &world.table;
+    // The next rowid is private to the table; it decides only the ids of later rows, never what
+    // a step does, so states that differ in it alone continue the same way.
+    let flags = u64::from(table.unique)
+        | u64::from(table.rows_are_effects) << 1
+        | u64::from(world.cancelled) << 2;
+    let words = [
+        pair(world.tick as usize, world.journal.len()),
+        // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
+        pair(world.provider.len(), world.effects.len()),
+        pair(table.rows.len(), table.dedup.len()),
+        pair(world.tracker.len(), world.in_flight.len()),
+        world.digest(),
+        pair(world.model_calls as usize, world.progress as usize),
+        pair(world.deepest_calls as usize, flags as usize),
+    ];
+    for word in words {
+        hasher.write_u64(word);
+    }
     for request in &world.in_flight {
         (&request.key, &request.payload, &request.operation).hash(hasher);
         request.commit_tick.hash(hasher);
     }
-    let table = &world.table;
-    // The next rowid is private to the table; it decides only the ids of later rows, never what
-    // a step does, so states that differ in it alone continue the same way.
-    (table.unique, table.rows_are_effects).hash(hasher);
-    (world.model_calls, world.progress, world.deepest_calls).hash(hasher);
-    world.cancelled.hash(hasher);
 }
 
 /// Feeds one journal row into `hasher`.

@@ -83,12 +83,8 @@ impl Task {
 }
 
 impl Flow for Task {
-    fn clone_box(&self) -> super::Task {
-        Box::new(self.clone())
-    }
-
-    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
-        std::hash::Hash::hash(self, &mut hasher);
+    fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
+        std::hash::Hash::hash(self, hasher);
     }
 
     fn start(&self) -> &Start {
@@ -125,7 +121,12 @@ impl Flow for Task {
                     Label::KeyTaken
                 };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (Label::Claim { key: key.clone() }, Some(reply))
+                    (
+                        Label::Claim {
+                            key: key.to_string(),
+                        },
+                        Some(reply),
+                    )
                 });
                 step.outcome = Some(if claimed {
                     Outcome::Claimed
@@ -142,7 +143,7 @@ impl Flow for Task {
                         .table
                         .rows
                         .iter()
-                        .any(|row| row.key == key && row.value == "in progress");
+                        .any(|row| *row.key == *key && row.value == "in progress");
                 self.pc = match (claimed, pending) {
                     (true, _) => Pc::Charge,
                     (false, true) => Pc::Return("in_progress", "in_progress"),
@@ -157,7 +158,12 @@ impl Flow for Task {
                     Label::NotFound
                 };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (Label::Select { key: key.clone() }, Some(reply))
+                    (
+                        Label::Select {
+                            key: key.to_string(),
+                        },
+                        Some(reply),
+                    )
                 });
                 step.outcome = Some(Outcome::CheckFound { found: existing });
                 step.line = "select";
@@ -178,7 +184,7 @@ impl Flow for Task {
                     &key,
                     op,
                     || Label::Charge {
-                        payload: payload.clone(),
+                        payload: payload.to_string(),
                     },
                     Label::Charged { charge: receipt },
                 );
@@ -213,7 +219,7 @@ impl Flow for Task {
                     .write_row(mode, &key, &format!("ch-{count}"), &self.start.op);
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     let record = Label::Record {
-                        key: key.clone(),
+                        key: key.to_string(),
                         charge: count,
                     };
                     (record, Some(Label::Ok))
@@ -225,7 +231,7 @@ impl Flow for Task {
             Pc::Return(result, line) => {
                 step.finish(result, line);
                 if result == "replayed" && ctx.world.sink_effects("charge", &self.start.op) == 0 {
-                    step.flags.missing_effect = Some(self.start.op.clone());
+                    step.flags.missing_effect = Some(self.start.op.to_string());
                 }
             }
         }

@@ -210,12 +210,8 @@ impl Task {
 }
 
 impl Flow for Task {
-    fn clone_box(&self) -> super::Task {
-        Box::new(self.clone())
-    }
-
-    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
-        std::hash::Hash::hash(self, &mut hasher);
+    fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
+        std::hash::Hash::hash(self, hasher);
     }
 
     fn start(&self) -> &Start {
@@ -238,10 +234,15 @@ impl Flow for Task {
         match self.pc {
             Pc::Check => {
                 let key = self.start.key.clone();
-                let seen = ctx.world.table.dedup.contains(&key);
+                let seen = ctx.world.table.dedup.contains(&*key);
                 let reply = if seen { Label::Found } else { Label::NotFound };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (Label::SelectTracking { key: key.clone() }, Some(reply))
+                    (
+                        Label::SelectTracking {
+                            key: key.to_string(),
+                        },
+                        Some(reply),
+                    )
                 });
                 step.outcome = Some(Outcome::DedupKey {
                     key: ctx.text(&key),
@@ -268,7 +269,7 @@ impl Flow for Task {
             Pc::Return(result, line) => {
                 step.finish(result, line);
                 if result == "skipped" && ctx.world.table_rows(&self.start.op) == 0 {
-                    step.flags.missing_effect = Some(self.start.op.clone());
+                    step.flags.missing_effect = Some(self.start.op.to_string());
                 }
             }
         }

@@ -1,9 +1,13 @@
 //! Workflows: the code a worker runs for one operation, as a step machine. Each step is one call
 //! to one place (journal, provider, table, tracker, sink, model) and becomes one event.
 
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::fault::{Action, FaultKind};
+use crate::fingerprint::Fingerprint;
 use crate::invariant::StepFlags;
 use crate::rng::Rng;
 use crate::say::{Label, NotSent, Outcome};
@@ -157,33 +161,126 @@ impl WorkflowKind {
     /// labelled with the action it really takes.
     pub(crate) fn start(self, start: Start, scenario: &Scenario) -> Task {
         match self {
-            WorkflowKind::Reserve => Box::new(reserve::Task::new(start)),
-            WorkflowKind::WriteResult => Box::new(write_result::Task::new(start, scenario)),
-            WorkflowKind::Charge => Box::new(charge::Task::new(start, scenario)),
-            WorkflowKind::Notify => Box::new(notify::Task::new(start, scenario)),
-            WorkflowKind::Pipeline => Box::new(pipeline::Task::new(start)),
-            WorkflowKind::Ingest => Box::new(ingest::Task::new(start, scenario)),
+            WorkflowKind::Reserve => Task::Reserve(reserve::Task::new(start)),
+            WorkflowKind::WriteResult => {
+                Task::WriteResult(write_result::Task::new(start, scenario))
+            }
+            WorkflowKind::Charge => Task::Charge(charge::Task::new(start, scenario)),
+            WorkflowKind::Notify => Task::Notify(notify::Task::new(start, scenario)),
+            WorkflowKind::Pipeline => Task::Pipeline(pipeline::Task::new(start)),
+            WorkflowKind::Ingest => Task::Ingest(ingest::Task::new(start, scenario)),
         }
     }
 }
 
-/// What a new run knows.
-#[derive(Clone, Debug, Hash)]
+/// What a new run knows. The texts are shared: an explorer copies every run in progress at
+/// every branch, and a copy then only counts a reference.
+#[derive(Clone, Debug)]
 pub(crate) struct Start {
-    pub op: String,
-    pub payload: String,
-    pub key: String,
+    pub op: Rc<str>,
+    pub payload: Rc<str>,
+    pub key: Rc<str>,
     pub tick: u32,
     /// The run's position in its worker's plan (1-based): a batch position.
     pub position: u32,
+    /// The fingerprint of the fields above, taken once: they never change during the run, and
+    /// the run is fingerprinted after each of its steps.
+    fingerprint: u64,
 }
 
-/// A run in progress.
-pub(crate) type Task = Box<dyn Flow>;
+impl Start {
+    pub fn new(op: Rc<str>, payload: Rc<str>, key: Rc<str>, tick: u32, position: u32) -> Start {
+        let mut hasher = Fingerprint::default();
+        (&*op, &*payload, &*key, tick, position).hash(&mut hasher);
+        Start {
+            op,
+            payload,
+            key,
+            tick,
+            position,
+            fingerprint: hasher.finish(),
+        }
+    }
+}
+
+/// A start stands in a state's fingerprint by the fingerprint of its fields: the 64-bit state
+/// key already tells states apart by a hash, and this one adds no collision of its own beyond
+/// the same 2^-64 odds per pair.
+impl Hash for Start {
+    fn hash<H: Hasher>(&self, hasher: &mut H) {
+        self.fingerprint.hash(hasher);
+    }
+}
+
+/// A run in progress: one workflow's step machine, held inline (not boxed), so copying an
+/// engine to branch it copies each run without allocating (its texts are shared, and
+/// `clone_from` reuses the buffers of the run it overwrites).
+pub(crate) enum Task {
+    Reserve(reserve::Task),
+    WriteResult(write_result::Task),
+    Charge(charge::Task),
+    Notify(notify::Task),
+    Pipeline(pipeline::Task),
+    Ingest(ingest::Task),
+}
+
+/// `$body` with `$flow` bound to the workflow's own task, whichever it is.
+macro_rules! each_task {
+    ($task:expr, $flow:ident => $body:expr) => {
+        match $task {
+            Task::Reserve($flow) => $body,
+            Task::WriteResult($flow) => $body,
+            Task::Charge($flow) => $body,
+            Task::Notify($flow) => $body,
+            Task::Pipeline($flow) => $body,
+            Task::Ingest($flow) => $body,
+        }
+    };
+}
 
 impl Clone for Task {
     fn clone(&self) -> Task {
-        self.clone_box()
+        each_task!(self, flow => flow.clone().into())
+    }
+
+    fn clone_from(&mut self, source: &Task) {
+        match (self, source) {
+            (Task::Reserve(into), Task::Reserve(from)) => into.clone_from(from),
+            (Task::WriteResult(into), Task::WriteResult(from)) => into.clone_from(from),
+            (Task::Charge(into), Task::Charge(from)) => into.clone_from(from),
+            (Task::Notify(into), Task::Notify(from)) => into.clone_from(from),
+            (Task::Pipeline(into), Task::Pipeline(from)) => into.clone_from(from),
+            (Task::Ingest(into), Task::Ingest(from)) => into.clone_from(from),
+            (into, from) => *into = from.clone(),
+        }
+    }
+}
+
+macro_rules! task_from {
+    ($($variant:ident: $module:ident),*) => {
+        $(impl From<$module::Task> for Task {
+            fn from(task: $module::Task) -> Task {
+                Task::$variant(task)
+            }
+        })*
+    };
+}
+
+task_from!(Reserve: reserve, WriteResult: write_result, Charge: charge, Notify: notify, Pipeline: pipeline, Ingest: ingest);
+
+/// The workflow's own step machine, whichever it is: the engine calls the `Flow` methods on a
+/// task as on any of them.
+impl std::ops::Deref for Task {
+    type Target = dyn Flow;
+
+    fn deref(&self) -> &(dyn Flow + 'static) {
+        each_task!(self, flow => flow)
+    }
+}
+
+impl std::ops::DerefMut for Task {
+    fn deref_mut(&mut self) -> &mut (dyn Flow + 'static) {
+        each_task!(self, flow => flow)
     }
 }
 
@@ -204,16 +301,13 @@ pub(crate) trait Flow {
     }
 
     /// The operation of this run.
-    fn op(&self) -> &str {
+    fn op(&self) -> &Rc<str> {
         &self.start().op
     }
 
-    /// A copy of the run in progress, so an explorer can branch the engine.
-    fn clone_box(&self) -> Task;
-
     /// Feeds everything that decides the run's future steps into `hasher`, so an explorer can
     /// recognise a state it has seen.
-    fn hash_state(&self, hasher: &mut dyn std::hash::Hasher);
+    fn hash_state(&self, hasher: &mut Fingerprint);
 }
 
 /// The common cancel step: the journal row (if any, and not done) becomes `cancelled`.
@@ -240,7 +334,7 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
         messages,
         outcome: Some(Outcome::Cancelled { before }),
         line: "cancel",
-        result: Some("cancelled".to_string()),
+        result: Some("cancelled"),
         ..Step::default()
     }
 }
@@ -411,8 +505,8 @@ pub(crate) struct Step {
     /// The listing line id being executed.
     pub line: &'static str,
     pub flags: StepFlags,
-    /// The run ended with this result.
-    pub result: Option<String>,
+    /// The run ended with this result (a fixed word: a step allocates nothing for it).
+    pub result: Option<&'static str>,
     /// The worker sleeps this many ticks after the step.
     pub sleep_ticks: u32,
     /// The step used the fault it was given.
@@ -428,7 +522,7 @@ impl Step {
             result: std::borrow::Cow::Borrowed(result),
         });
         self.line = line;
-        self.result = Some(result.to_string());
+        self.result = Some(result);
     }
 }
 

@@ -117,12 +117,8 @@ impl Task {
 }
 
 impl Flow for Task {
-    fn clone_box(&self) -> super::Task {
-        Box::new(self.clone())
-    }
-
-    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
-        std::hash::Hash::hash(self, &mut hasher);
+    fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
+        std::hash::Hash::hash(self, hasher);
     }
 
     fn start(&self) -> &Start {
@@ -224,7 +220,7 @@ impl Flow for Task {
             Pc::Return(result, line) => {
                 step.finish(result, line);
                 if result == "done" && ctx.world.sink_effects("notification", &self.start.op) == 0 {
-                    step.flags.missing_effect = Some(self.start.op.clone());
+                    step.flags.missing_effect = Some(self.start.op.to_string());
                 }
             }
         }

@@ -136,7 +136,7 @@ enum Pc {
     Return(&'static str, &'static str),
 }
 
-#[derive(Clone, Hash)]
+#[derive(Hash)]
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
@@ -188,8 +188,8 @@ impl Task {
         let design = ctx.scenario.design.clone();
         let op = self.start.op.clone();
         let row = ctx.world.job_insert_or_ignore(JobRow {
-            id: op.clone(),
-            payload: self.start.payload.clone(),
+            id: op.to_string(),
+            payload: self.start.payload.to_string(),
             status: JobStatus::Pending,
             receipt: None,
             attempts: 0,
@@ -368,13 +368,16 @@ impl Task {
     }
 }
 
-impl Flow for Task {
-    fn clone_box(&self) -> super::Task {
-        Box::new(self.clone())
-    }
+crate::world::clone_by_fields!(Task {
+    start,
+    pc,
+    output,
+    resubmitting
+});
 
-    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
-        std::hash::Hash::hash(self, &mut hasher);
+impl Flow for Task {
+    fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
+        std::hash::Hash::hash(self, hasher);
     }
 
     fn start(&self) -> &Start {
@@ -405,7 +408,7 @@ impl Flow for Task {
                 step.finish(result, line);
                 let written = ctx.world.table_rows(&self.start.op) > 0;
                 if matches!(result, "skipped" | "succeeded") && !written {
-                    step.flags.missing_effect = Some(self.start.op.clone());
+                    step.flags.missing_effect = Some(self.start.op.to_string());
                 }
             }
         }

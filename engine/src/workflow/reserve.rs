@@ -224,12 +224,16 @@ enum Pc {
 }
 
 /// One run of `run()`.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Task {
     pub start: Start,
     pc: Pc,
-    /// The journal row as read at the start of the run.
-    row: Option<JobRow>,
+    /// The submit attempts of the journal row as read at the start of the run; `None` when
+    /// there was no row.
+    row_attempts: Option<u32>,
+    /// The whole row's fingerprint as read: the row itself is not kept, only what the run
+    /// reads of it later, but states still differ by every field of the row they read.
+    row_fingerprint: u64,
     receipt: Option<String>,
     /// Submits made in this run.
     attempts: u32,
@@ -247,7 +251,8 @@ impl Task {
         Task {
             start,
             pc: Pc::Get,
-            row: None,
+            row_attempts: None,
+            row_fingerprint: 0,
             receipt: None,
             attempts: 0,
             tries: [1; LAYERS],
@@ -257,26 +262,32 @@ impl Task {
     }
 }
 
+crate::world::clone_by_fields!(Task {
+    start,
+    pc,
+    row_attempts,
+    row_fingerprint,
+    receipt,
+    attempts,
+    tries,
+    last_delays,
+    evidence
+});
+
 impl Flow for Task {
-    fn clone_box(&self) -> super::Task {
-        Box::new(self.clone())
+    fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
+        use std::hash::Hash;
+        self.start.hash(hasher);
+        self.pc.hash(hasher);
+        // The row as read, by the fingerprint taken when it was read.
+        self.row_fingerprint.hash(hasher);
+        self.receipt.hash(hasher);
+        self.attempts.hash(hasher);
+        self.tries.hash(hasher);
+        self.last_delays.hash(hasher);
+        self.evidence.hash(hasher);
     }
 
-    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
-        use std::hash::Hash;
-        self.start.hash(&mut hasher);
-        self.pc.hash(&mut hasher);
-        // JobRow lives in the world, which does not derive Hash: its fields go in one by one.
-        self.row.is_some().hash(&mut hasher);
-        if let Some(row) = &self.row {
-            crate::explore::hash_job(row, &mut hasher);
-        }
-        self.receipt.hash(&mut hasher);
-        self.attempts.hash(&mut hasher);
-        self.tries.hash(&mut hasher);
-        self.last_delays.hash(&mut hasher);
-        self.evidence.hash(&mut hasher);
-    }
     fn start(&self) -> &Start {
         &self.start
     }
@@ -326,27 +337,33 @@ impl Flow for Task {
 
 impl Task {
     fn get(&mut self, ctx: &mut Ctx) -> Step {
-        let op = self.start.op.clone();
-        self.row = ctx.world.journal.get(&op).cloned();
-        let answer = match &self.row {
+        let row = ctx.world.journal.get(&*self.start.op);
+        self.row_attempts = row.map(|row| row.attempts);
+        self.row_fingerprint = {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = crate::fingerprint::Fingerprint::default();
+            row.is_some().hash(&mut hasher);
+            if let Some(row) = row {
+                crate::explore::hash_job(row, &mut hasher);
+            }
+            hasher.finish()
+        };
+        let answer = match row {
             None => Label::None,
             Some(row) => Label::Status { status: row.status },
         };
+        let read = row.map(|row| (row.status, *row.payload == *self.start.payload));
         let messages = ctx.call("journal", Lost::Nothing, || (Label::Get, Some(answer)));
-        self.pc = match &self.row {
-            Some(row) if row.payload != self.start.payload => {
-                Pc::Return("rejected", "reject_journal")
-            }
-            Some(row) if row.status == JobStatus::Verified => {
-                Pc::Return("already_verified", "already")
-            }
+        self.pc = match read {
+            Some((_, false)) => Pc::Return("rejected", "reject_journal"),
+            Some((JobStatus::Verified, true)) => Pc::Return("already_verified", "already"),
             None => Pc::Insert,
             Some(_) => self.after_checkpoint(ctx.scenario),
         };
-        let outcome = match (&self.row, &self.pc) {
+        let outcome = match (read, &self.pc) {
             (None, _) => Outcome::NoJournalRow,
             (Some(_), Pc::Return("rejected", _)) => Outcome::JournalPayloadDiffers,
-            (Some(row), _) => Outcome::JournalRow { status: row.status },
+            (Some((status, _)), _) => Outcome::JournalRow { status },
         };
         Step {
             messages,
@@ -367,10 +384,10 @@ impl Task {
     fn insert(&mut self, ctx: &mut Ctx) -> Step {
         let op = self.start.op.clone();
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
-        let existed = ctx.world.journal.contains_key(&op);
+        let existed = ctx.world.journal.contains_key(&*op);
         ctx.world.job_insert_or_ignore(JobRow {
-            id: op.clone(),
-            payload: self.start.payload.clone(),
+            id: op.to_string(),
+            payload: self.start.payload.to_string(),
             status: JobStatus::Pending,
             receipt: None,
             attempts: 0,
@@ -398,7 +415,9 @@ impl Task {
 
     fn lookup(&mut self, ctx: &mut Ctx) -> Step {
         let key = self.start.key.clone();
-        let request = || Label::Lookup { key: key.clone() };
+        let request = || Label::Lookup {
+            key: key.to_string(),
+        };
         let mut step = Step {
             line: "lookup",
             ..Step::default()
@@ -417,7 +436,7 @@ impl Task {
         step.fault_used = stale;
         let found = provider::lookup(ctx.world, &ctx.scenario.provider, &key).filter(|_| !stale);
         match found {
-            Some(found) if found.payload != self.start.payload => {
+            Some(found) if *found.payload != *self.start.payload => {
                 step.messages = ctx.call("provider", Lost::Nothing, || {
                     let receipt = found.receipt.clone();
                     (request(), Some(Label::FoundReceipt { receipt }))
@@ -442,7 +461,7 @@ impl Task {
                 });
                 // An earlier attempt, in an earlier run or in this one, may have taken effect.
                 let uncertain =
-                    self.attempts > 0 || self.row.as_ref().is_some_and(|row| row.attempts > 0);
+                    self.attempts > 0 || self.row_attempts.is_some_and(|attempts| attempts > 0);
                 if uncertain && !ctx.scenario.design.trust_not_found {
                     step.outcome = Some(Outcome::NotFoundUnresolved);
                     self.pc = Pc::Review;
@@ -472,8 +491,8 @@ impl Task {
         ctx.world.count_deepest_call();
         let config = ctx.scenario.provider.clone();
         let request = || Label::Submit {
-            key: key.clone(),
-            payload: payload.clone(),
+            key: key.to_string(),
+            payload: payload.to_string(),
         };
         let failure = match ctx.fault {
             Some(FaultKind::LoseRequest) => {
@@ -492,9 +511,9 @@ impl Task {
             }
             Some(FaultKind::Timeout) => {
                 ctx.world.push_in_flight(crate::world::InFlight {
-                    key: key.clone(),
-                    payload: payload.clone(),
-                    operation: op.clone(),
+                    key: key.to_string(),
+                    payload: payload.to_string(),
+                    operation: op.to_string(),
                     commit_tick: ctx.world.tick.saturating_add(3),
                 });
                 step.messages = ctx.call("provider", Lost::Nothing, || (request(), None));

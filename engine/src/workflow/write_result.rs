@@ -108,12 +108,8 @@ pub(crate) fn promises_unique_rows(scenario: &Scenario) -> bool {
 }
 
 impl Flow for Task {
-    fn clone_box(&self) -> super::Task {
-        Box::new(self.clone())
-    }
-
-    fn hash_state(&self, mut hasher: &mut dyn std::hash::Hasher) {
-        std::hash::Hash::hash(self, &mut hasher);
+    fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
+        std::hash::Hash::hash(self, hasher);
     }
 
     fn start(&self) -> &Start {
@@ -137,7 +133,12 @@ impl Flow for Task {
                 let exists = ctx.world.table.contains(&key);
                 let answer = if exists { Label::OneRow } else { Label::NoRow };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (Label::Select { key: key.clone() }, Some(answer))
+                    (
+                        Label::Select {
+                            key: key.to_string(),
+                        },
+                        Some(answer),
+                    )
                 });
                 step.outcome = Some(Outcome::Checked { exists });
                 step.line = "select";
