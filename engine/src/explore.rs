@@ -784,5 +784,12 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
 /// Feeds one journal row into `hasher`.
 pub(crate) fn hash_job(row: &JobRow, hasher: &mut impl Hasher) {
     (&row.id, &row.payload, row.status as u8, &row.receipt).hash(hasher);
-    (row.attempts, &row.stages, &row.failed_stage, &row.reason).hash(hasher);
+    (
+        row.attempts,
+        &row.stages,
+        &row.failed_stage,
+        &row.reason,
+        &row.review,
+    )
+        .hash(hasher);
 }

@@ -175,6 +175,7 @@ fn design() -> impl Strategy<Value = Design> {
                 dedup_on_write,
                 tracker,
                 retry,
+                review_owner: None,
             },
         )
 }
