@@ -427,10 +427,47 @@ mod tests {
 
     #[test]
     fn columns_follow_the_lanes() {
-        let headers: Vec<String> = columns(&trace().lanes).iter().map(Column::header).collect();
+        let headers: Vec<String> = columns(&trace()).iter().map(Column::header).collect();
         assert_eq!(
             headers,
             vec!["Journal", "Attempts", "Receipt", "Provider records"]
         );
+    }
+
+    /// A run that hands a row to a person gets a review item column; the row shows who owns the
+    /// item and what they may do next, and the row's status is `unknown` while the cancelled
+    /// submit is still in flight.
+    #[tokio::test]
+    async fn a_handed_over_row_shows_its_review_item() {
+        let trace = Engine::run(scenario("cancel-and-review", "cancel-in-flight")).expect("runs");
+        let headers: Vec<String> = columns(&trace).iter().map(Column::header).collect();
+        assert_eq!(
+            headers,
+            vec![
+                "Journal",
+                "Attempts",
+                "Receipt",
+                "Review item",
+                "Provider records"
+            ]
+        );
+        let cancel = trace
+            .events
+            .iter()
+            .position(|event| event.fault == Some(lab_engine::FaultKind::Cancel))
+            .expect("the design cancels") as u32
+            + 1;
+        let html = render_operations(&trace, cancel, false, &["OP-401"]).await;
+        assert!(
+            html.contains("unknown (cancelled with a submit in flight"),
+            "{html}"
+        );
+        assert!(
+            html.contains("owner: operator; next: look OP-401 up under its own key"),
+            "{html}"
+        );
+        let html = render_operations(&trace, trace.len(), false, &["OP-401"]).await;
+        assert!(html.contains("verified"), "{html}");
+        assert!(!html.contains("owner: operator"), "{html}");
     }
 }
