@@ -130,6 +130,7 @@ fn rule_error(text: &str, error: &ScenarioError) -> TextError {
         ScenarioError::ReservedName { name } => quoted(text, name).next(),
         ScenarioError::FaultDoesNotApply { at, .. } => quoted(text, at).next(),
         ScenarioError::OutOfRange { field, .. } => key(text, field),
+        ScenarioError::NoKeyOutsideReserve { .. } => quoted(text, "none").next(),
     };
     let (line, column) = line_column(text, offset.unwrap_or(0));
     TextError {

@@ -777,12 +777,14 @@ impl Engine {
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index),
             Some(FaultKind::Cancel) => {
-                self.world.cancel();
+                self.world.cancel(index as u32);
                 let mut step = self.with_ctx(index, fault, |ctx| task.cancel(ctx));
                 step.fault_used = true;
                 step
             }
-            _ if self.world.cancelled => self.with_ctx(index, None, |ctx| task.cancel(ctx)),
+            _ if self.world.is_cancelled(index as u32) => {
+                self.with_ctx(index, None, |ctx| task.cancel(ctx))
+            }
             _ => self.with_ctx(index, fault, |ctx| task.step(ctx)),
         };
         if fault != Some(FaultKind::Crash) {
@@ -817,7 +819,7 @@ impl Engine {
             .pop_front()
             .expect("a receiving worker has a queued run");
         let restarting = std::mem::take(&mut worker.restarting);
-        if self.world.cancelled {
+        if self.world.is_cancelled(index as u32) {
             let dropped = worker.queue.len() as u32 + 1;
             worker.queue.clear();
             worker.run = queued.number;
@@ -892,6 +894,7 @@ impl Engine {
             }
             KeySource::ContentHash => format!("h-{:08x}", fnv1a(payload) >> 32),
             KeySource::FreshRandom => format!("k-{:08x}", self.rng.next_u64() >> 32),
+            KeySource::None => String::new(),
         }
     }
 

@@ -33,6 +33,9 @@ pub enum ScenarioError {
     /// A worker named like a lane that is not a worker.
     #[error("a worker cannot be called \"{name}\": that name belongs to a lane of the diagram; choose another")]
     ReservedName { name: String },
+    /// `design.key = "none"` in a workflow whose key is not a request header.
+    #[error("design.key = \"none\" needs the reserve workflow (a request sent without an Idempotency-Key header); the {workflow} workflow always has a key")]
+    NoKeyOutsideReserve { workflow: String },
     /// A number outside its range.
     #[error("{field} is {value}; it must be between {min} and {max}")]
     OutOfRange {

@@ -832,8 +832,12 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
     // The next rowid is private to the table; it decides only the ids of later rows, never what
     // a step does, so states that differ in it alone continue the same way.
     let flags = u64::from(table.unique)
-        | u64::from(table.rows_are_effects) << 1
-        | u64::from(world.cancelled) << 2;
+        | u64::from(table.rows_are_effects) << 1;
+    // The cancelled workers as a set of bits (validation caps a scenario at 64 workers).
+    let cancelled = world
+        .cancelled
+        .iter()
+        .fold(0u64, |bits, &worker| bits | 1 << (worker % 64));
     let words = [
         pair(world.tick as usize, world.journal.len()),
         // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
@@ -843,6 +847,7 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
         world.digest(),
         pair(world.model_calls as usize, world.progress as usize),
         pair(world.deepest_calls as usize, flags as usize),
+        cancelled,
     ];
     for word in words {
         hasher.write_u64(word);
@@ -856,5 +861,12 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
 /// Feeds one journal row into `hasher`.
 pub(crate) fn hash_job(row: &JobRow, hasher: &mut impl Hasher) {
     (&row.id, &row.payload, row.status as u8, &row.receipt).hash(hasher);
-    (row.attempts, &row.stages, &row.failed_stage, &row.reason).hash(hasher);
+    (
+        row.attempts,
+        &row.stages,
+        &row.failed_stage,
+        &row.reason,
+        &row.review,
+    )
+        .hash(hasher);
 }

@@ -60,6 +60,6 @@ pub use switch::Switch;
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
 pub use workflow::{build_retry_batch, WorkflowKind};
 pub use world::{
-    Change, Effect, InFlight, JobRow, JobStatus, ProviderRecord, Row, Table, WorkerState,
+    Change, Effect, InFlight, JobRow, JobStatus, ProviderRecord, Review, Row, Table, WorkerState,
     WorkerView, World, WriteOutcome,
 };

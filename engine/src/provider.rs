@@ -15,6 +15,8 @@ pub enum SubmitReply {
     Rejected { status: u16 },
     /// The key was seen before with another payload and the provider said nothing about it.
     SilentlyAccepted { receipt: String },
+    /// The request carried no idempotency key and the provider requires one: 400.
+    KeyMissing,
 }
 
 /// What a lookup by key answered.
@@ -40,10 +42,14 @@ pub fn submit(
     payload: &str,
     operation: &str,
 ) -> SubmitReply {
+    if key.is_empty() && config.require_key {
+        return SubmitReply::KeyMissing;
+    }
     let now = world.tick;
+    // Without a key there is nothing to recognise a repeat by.
     let known = world
         .provider_records_keyed(key)
-        .find(|record| config.dedup && key_alive(record, config, now));
+        .find(|record| !key.is_empty() && config.dedup && key_alive(record, config, now));
     if let Some(old) = known {
         if old.payload == payload {
             return SubmitReply::Replayed {
@@ -59,7 +65,8 @@ pub fn submit(
             receipt: old.receipt.clone(),
         };
     }
-    let receipt = fresh_receipt(world, key);
+    let name = if key.is_empty() { operation } else { key };
+    let receipt = fresh_receipt(world, name);
     world.push_provider(ProviderRecord {
         key: key.to_string(),
         payload: payload.to_string(),
@@ -71,8 +78,12 @@ pub fn submit(
     SubmitReply::Created { receipt }
 }
 
-/// Looks a key up. A stale provider answers "not found" for a while after the commit.
+/// Looks a key up. A stale provider answers "not found" for a while after the commit; a request
+/// sent without a key cannot be looked up by one.
 pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found> {
+    if key.is_empty() {
+        return None;
+    }
     world
         .provider_records_keyed(key)
         .next()

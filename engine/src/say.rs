@@ -30,6 +30,9 @@ pub enum Outcome {
     Crashed,
     /// "cancel flag seen: stops before BEFORE; it never begins".
     Cancelled { before: Action },
+    /// "cancel flag seen: stops before BEFORE; the submit already sent has no answer, so its
+    /// outcome stays unknown" (the journal row becomes `unknown`).
+    CancelledUnresolved { before: Action },
     /// "returns \"RESULT\"".
     Returned { result: Cow<'static, str> },
     /// A timed-out request reaches the provider late: "the timed-out request arrives late and
@@ -193,10 +196,20 @@ pub enum Arrival {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reply", rename_all = "snake_case")]
 pub enum Reply {
-    Created { receipt: String },
-    Replayed { receipt: String },
-    Rejected { status: u16 },
-    SilentlyAccepted { receipt: String },
+    Created {
+        receipt: String,
+    },
+    Replayed {
+        receipt: String,
+    },
+    Rejected {
+        status: u16,
+    },
+    SilentlyAccepted {
+        receipt: String,
+    },
+    /// 400: the request had no idempotency key.
+    KeyMissing,
 }
 
 /// Why a run refused to go on with a changed payload.
@@ -207,6 +220,8 @@ pub enum Rejection {
     ProviderPayload,
     /// "STATUS: key reused with a different payload".
     KeyReused { status: u16 },
+    /// "400: no Idempotency-Key header".
+    KeyMissing,
 }
 
 /// Why a send to a sink never happened.
@@ -355,7 +370,10 @@ impl Outcome {
                     Arrival::Restart => "restarts and receives",
                     Arrival::Redelivered => "receives again (redelivered)",
                 };
-                write!(out, "{how} {op} {payload} (key {key})")
+                match key.as_str() {
+                    "" => write!(out, "{how} {op} {payload} (no key)"),
+                    key => write!(out, "{how} {op} {payload} (key {key})"),
+                }
             }
             Outcome::NotStarted { runs } => {
                 write!(out, "cancel flag is up: {runs} run(s) not started")
@@ -368,6 +386,11 @@ impl Outcome {
             Outcome::Cancelled { before } => write!(
                 out,
                 "cancel flag seen: stops before {}; it never begins",
+                before.name()
+            ),
+            Outcome::CancelledUnresolved { before } => write!(
+                out,
+                "cancel flag seen: stops before {}; the submit already sent has no answer, so its outcome stays unknown",
                 before.name()
             ),
             Outcome::Returned { result } => write!(out, "returns \"{result}\""),
@@ -383,6 +406,9 @@ impl Outcome {
                 Reply::Rejected { status } => write!(
                     out,
                     "the timed-out request arrives late and is refused ({status})"
+                ),
+                Reply::KeyMissing => out.write_str(
+                    "the timed-out request arrives late and is refused (400: no Idempotency-Key header)",
                 ),
                 Reply::SilentlyAccepted { receipt } => write!(
                     out,
@@ -430,6 +456,7 @@ impl Outcome {
                 Reply::Rejected { status } => {
                     write!(out, "{status}: key reused with a different payload")
                 }
+                Reply::KeyMissing => out.write_str("400: no Idempotency-Key header"),
             },
             Outcome::BacksOff { ticks, attempt } => write!(
                 out,
@@ -588,6 +615,19 @@ impl Rejection {
             Rejection::KeyReused { status } => {
                 format!("{status}: key reused with a different payload")
             }
+            Rejection::KeyMissing => "400: no Idempotency-Key header".to_string(),
+        }
+    }
+
+    /// What a person may do next with the refused operation `op`.
+    pub fn next_action(&self, op: &str) -> String {
+        match self {
+            Rejection::ProviderPayload | Rejection::KeyReused { .. } => format!(
+                "compare the two payloads: the same intention resumes {op}; a new one needs a new id"
+            ),
+            Rejection::KeyMissing => {
+                format!("send {op} again with its own id as the Idempotency-Key")
+            }
         }
     }
 }
@@ -620,7 +660,10 @@ impl Label {
             Label::SetVerified { receipt } => write!(out, "set {op} verified {receipt}"),
             Label::MarkSuccess => write!(out, "mark_success {op}"),
             Label::Lookup { key } => write!(out, "lookup {key}"),
-            Label::Submit { key, payload } => write!(out, "submit {key} {payload}"),
+            Label::Submit { key, payload } => match key.as_str() {
+                "" => write!(out, "submit {payload} (no key)"),
+                key => write!(out, "submit {key} {payload}"),
+            },
             Label::Write { key } => write!(out, "write {key}"),
             Label::Select { key } => write!(out, "SELECT {key}"),
             Label::SelectTracking { key } => write!(out, "SELECT tracking {key}"),
@@ -648,6 +691,7 @@ impl Label {
                 Reply::Replayed { receipt } => write!(out, "200 {receipt} (replay)"),
                 Reply::SilentlyAccepted { receipt } => write!(out, "200 {receipt}"),
                 Reply::Rejected { status } => write!(out, "{status} key reused"),
+                Reply::KeyMissing => out.write_str("400 key missing"),
             },
             Label::Invalid => out.write_str("400 invalid"),
             Label::Forbidden => out.write_str("403 forbidden"),
@@ -683,6 +727,7 @@ impl Reply {
             SubmitReply::Replayed { receipt } => Reply::Replayed { receipt },
             SubmitReply::Rejected { status } => Reply::Rejected { status },
             SubmitReply::SilentlyAccepted { receipt } => Reply::SilentlyAccepted { receipt },
+            SubmitReply::KeyMissing => Reply::KeyMissing,
         }
     }
 }

@@ -95,6 +95,11 @@ impl Scenario {
             });
         }
         range("workers", self.workers.len() as i64, 1, 64)?;
+        if self.design.key == KeySource::None && self.workflow != WorkflowKind::Reserve {
+            return Err(ScenarioError::NoKeyOutsideReserve {
+                workflow: self.workflow.name().to_string(),
+            });
+        }
         let known: std::collections::BTreeSet<&str> = self
             .operations
             .iter()
@@ -359,6 +364,9 @@ pub struct Design {
     pub tracker: bool,
     /// The retry policy of the innermost call.
     pub retry: RetryPolicy,
+    /// Who owns the review items this design raises (a person or a team), named in every item.
+    /// Default none: an item nobody owns.
+    pub review_owner: Option<String>,
 }
 
 impl Default for Design {
@@ -377,6 +385,7 @@ impl Default for Design {
             dedup_on_write: true,
             tracker: true,
             retry: RetryPolicy::default(),
+            review_owner: None,
         }
     }
 }
@@ -391,8 +400,11 @@ pub enum KeySource {
     AutoIncrement,
     /// A hash of the payload's content: the same for the same content.
     ContentHash,
-    /// A fresh random key per attempt: defeats the purpose.
+    /// A fresh random key per attempt.
     FreshRandom,
+    /// No key at all: the request carries no `Idempotency-Key` header (the `reserve` workflow
+    /// only, since only a provider request has a header to leave out).
+    None,
 }
 
 /// How a row is written.
@@ -511,6 +523,10 @@ pub struct ProviderConfig {
     pub lookup_stale_ticks: u32,
     /// The provider offers a lookup by id at all. Default true.
     pub lookup: bool,
+    /// Refuse a submit that carries no idempotency key with 400, as the IETF draft does for a
+    /// resource that requires one (true), or process it with no duplicate prevention at all
+    /// (false). Default true.
+    pub require_key: bool,
 }
 
 impl Default for ProviderConfig {
@@ -522,6 +538,7 @@ impl Default for ProviderConfig {
             retention_ticks: 0,
             lookup_stale_ticks: 0,
             lookup: true,
+            require_key: true,
         }
     }
 }

@@ -27,7 +27,7 @@ pub(crate) struct Snapshot {
     model_calls: u32,
     progress: u32,
     deepest_calls: u32,
-    cancelled: bool,
+    cancelled: std::collections::BTreeSet<u32>,
     /// Each worker's view without its results, and its results by position.
     workers: Vec<(WorkerView, Chunks<u32, String>)>,
 }
@@ -63,7 +63,7 @@ impl Snapshot {
             model_calls: world.model_calls,
             progress: world.progress,
             deepest_calls: world.deepest_calls,
-            cancelled: world.cancelled,
+            cancelled: world.cancelled.clone(),
             workers: world
                 .workers
                 .iter()
@@ -140,7 +140,9 @@ impl Snapshot {
             Change::ModelCalls { value } => self.model_calls = *value,
             Change::Progress { value } => self.progress = *value,
             Change::DeepestCalls { value } => self.deepest_calls = *value,
-            Change::Cancelled => self.cancelled = true,
+            Change::Cancelled { worker } => {
+                self.cancelled.insert(*worker);
+            }
             Change::Worker {
                 worker,
                 state,
@@ -176,7 +178,7 @@ impl Snapshot {
         world.model_calls = self.model_calls;
         world.progress = self.progress;
         world.deepest_calls = self.deepest_calls;
-        world.cancelled = self.cancelled;
+        world.cancelled.clone_from(&self.cancelled);
         world.workers = self
             .workers
             .iter()

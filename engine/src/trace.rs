@@ -23,7 +23,7 @@ use crate::world::{Change, World};
 /// The version of the trace's JSON form. Bumped on any change that breaks a reader.
 /// 2: events carry `changes` instead of the whole `state`.
 /// 3: an event's `outcome` and a message's `label` are data (`Outcome`, `Label`), not text.
-pub const TRACE_FORMAT: u32 = 3;
+pub const TRACE_FORMAT: u32 = 4;
 
 /// A checkpoint is taken once this many changes (or half the world's size, if larger) have passed.
 const CHECKPOINT_CHANGES_MIN: u32 = 64;

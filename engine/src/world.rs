@@ -35,8 +35,9 @@ pub struct World {
     pub progress: u32,
     /// Calls that reached the deepest layer (retry amplification).
     pub deepest_calls: u32,
-    /// The cancel flag, checked by workers between steps.
-    pub cancelled: bool,
+    /// The workers whose cancel flag is up (by position). Each worker checks its own flag between
+    /// steps: cancelling one job stops that job, not a person's later recovery of it.
+    pub cancelled: BTreeSet<u32>,
     /// What each worker is doing.
     pub workers: Vec<WorkerView>,
     /// Lookups by key and by operation; derived from the fields above, never serialized.
@@ -64,8 +65,21 @@ pub struct JobRow {
     pub stages: BTreeMap<String, String>,
     /// The stage that failed last, if any.
     pub failed_stage: Option<String>,
-    /// Why the row needs a person, when `status` is `needs_review` or `failed`.
+    /// Why the row needs a person, when `status` is `needs_review`, `unknown`, `failed` or
+    /// `cancelled`.
     pub reason: Option<String>,
+    /// The review item, when the row needs a person: who owns it and what they may do next.
+    pub review: Option<Review>,
+}
+
+/// What a person needs to take over an operation the workflow could not settle: the row's
+/// `reason` says why; this says who and what next.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Review {
+    /// Who owns the item (`design.review_owner`); `None`: nobody does.
+    pub owner: Option<String>,
+    /// The next permitted recovery action.
+    pub next_action: String,
 }
 
 /// The truthful states of a job.
@@ -76,6 +90,9 @@ pub enum JobStatus {
     Verified,
     Failed,
     NeedsReview,
+    /// Stopped with a submit whose outcome nobody knows (cancelled while it was in flight, or
+    /// after it timed out): the provider may still commit it, so only a lookup settles it.
+    Unknown,
     Cancelled,
 }
 
@@ -86,6 +103,7 @@ impl JobStatus {
             JobStatus::Verified => "verified",
             JobStatus::Failed => "failed",
             JobStatus::NeedsReview => "needs_review",
+            JobStatus::Unknown => "unknown",
             JobStatus::Cancelled => "cancelled",
         }
     }
@@ -403,8 +421,10 @@ pub enum Change {
     DeepestCalls {
         value: u32,
     },
-    /// The cancel flag went up.
-    Cancelled,
+    /// The cancel flag of the worker at this position went up.
+    Cancelled {
+        worker: u32,
+    },
     /// A worker's state, operation or run number changed.
     Worker {
         worker: u32,
@@ -832,12 +852,16 @@ impl World {
         }
     }
 
-    /// The cancel flag goes up.
-    pub(crate) fn cancel(&mut self) {
-        if !self.cancelled {
-            self.cancelled = true;
-            self.record(|| Change::Cancelled);
+    /// This worker's cancel flag goes up.
+    pub(crate) fn cancel(&mut self, worker: u32) {
+        if self.cancelled.insert(worker) {
+            self.record(|| Change::Cancelled { worker });
         }
+    }
+
+    /// Whether this worker's cancel flag is up.
+    pub fn is_cancelled(&self, worker: u32) -> bool {
+        self.cancelled.contains(&worker)
     }
 
     /// A worker's view takes these values.
@@ -910,7 +934,9 @@ impl World {
             Change::ModelCalls { value } => self.model_calls = *value,
             Change::Progress { value } => self.progress = *value,
             Change::DeepestCalls { value } => self.deepest_calls = *value,
-            Change::Cancelled => self.cancelled = true,
+            Change::Cancelled { worker } => {
+                self.cancelled.insert(*worker);
+            }
             Change::Worker {
                 worker,
                 state,
@@ -1020,7 +1046,7 @@ clone_by_fields!(World {
     tick, provider, in_flight, table, effects, model_calls, progress, deepest_calls, cancelled,
     workers, index, log, digest; journal, tracker
 });
-clone_by_fields!(JobRow { id, payload, status, receipt, attempts, failed_stage, reason; stages });
+clone_by_fields!(JobRow { id, payload, status, receipt, attempts, failed_stage, reason, review; stages });
 clone_by_fields!(ProviderRecord {
     key,
     payload,

@@ -175,6 +175,7 @@ fn design() -> impl Strategy<Value = Design> {
                 dedup_on_write,
                 tracker,
                 retry,
+                review_owner: None,
             },
         )
 }
@@ -191,6 +192,7 @@ fn provider_config() -> impl Strategy<Value = ProviderConfig> {
         0u32..=20,
         0u32..=5,
         any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
             |(
@@ -200,6 +202,7 @@ fn provider_config() -> impl Strategy<Value = ProviderConfig> {
                 retention_ticks,
                 lookup_stale_ticks,
                 lookup,
+                require_key,
             )| ProviderConfig {
                 dedup,
                 reject_changed_payload,
@@ -207,6 +210,7 @@ fn provider_config() -> impl Strategy<Value = ProviderConfig> {
                 retention_ticks,
                 lookup_stale_ticks,
                 lookup,
+                require_key,
             },
         )
 }

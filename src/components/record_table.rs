@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use lab_engine::{JobStatus, Lane, LaneKind, Trace, World};
+use lab_engine::{Change, JobStatus, Lane, LaneKind, Trace, World};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -30,6 +30,7 @@ pub fn status_label(status: Option<JobStatus>) -> (&'static str, &'static str) {
         Some(JobStatus::Verified) => ("✓", "verified"),
         Some(JobStatus::Failed) => ("✗", "failed"),
         Some(JobStatus::NeedsReview) => ("⚑", "needs review"),
+        Some(JobStatus::Unknown) => ("?", "unknown"),
         Some(JobStatus::Cancelled) => ("⊘", "cancelled"),
     }
 }
@@ -41,6 +42,7 @@ enum Column {
     Attempts,
     Receipt,
     Stages,
+    Review,
     Provider,
     Rows,
     Tracker,
@@ -54,6 +56,7 @@ impl Column {
             Column::Attempts => "Attempts".into(),
             Column::Receipt => "Receipt".into(),
             Column::Stages => "Stages done".into(),
+            Column::Review => "Review item".into(),
             Column::Provider => "Provider records".into(),
             Column::Rows => "Database rows".into(),
             Column::Tracker => "Tracker".into(),
@@ -62,8 +65,10 @@ impl Column {
     }
 }
 
-/// The columns for a workflow's lanes, left to right.
-fn columns(lanes: &[Lane]) -> Vec<Column> {
+/// The columns for a run, left to right: its workflow's lanes, and a review item column when
+/// some row of the run is ever handed to a person.
+fn columns(trace: &Trace) -> Vec<Column> {
+    let lanes = &trace.lanes;
     let has = |kind: LaneKind| lanes.iter().any(|lane| lane.kind == kind);
     let mut columns = Vec::new();
     if has(LaneKind::Journal) {
@@ -73,6 +78,9 @@ fn columns(lanes: &[Lane]) -> Vec<Column> {
         }
         if has(LaneKind::Model) {
             columns.push(Column::Stages);
+        }
+        if hands_over(trace) {
+            columns.push(Column::Review);
         }
     }
     if has(LaneKind::Provider) {
@@ -91,6 +99,15 @@ fn columns(lanes: &[Lane]) -> Vec<Column> {
         });
     }
     columns
+}
+
+/// Whether any event of the run gives a journal row a review item.
+fn hands_over(trace: &Trace) -> bool {
+    trace
+        .events
+        .iter()
+        .flat_map(|event| &event.changes)
+        .any(|change| matches!(change, Change::Job { row } if row.review.is_some()))
 }
 
 /// A cell: its text, an icon, and how many effects it counts (more than one is a duplicate).
@@ -144,6 +161,14 @@ fn cell(world: &World, stages: &[String], op: &str, column: &Column) -> Cell {
             };
             plain(format!("{done}{}", failed.unwrap_or_default()))
         }
+        Column::Review => plain(match job.and_then(|job| job.review.as_ref()) {
+            None => "–".into(),
+            Some(review) => format!(
+                "owner: {}; next: {}",
+                review.owner.as_deref().unwrap_or("nobody"),
+                review.next_action
+            ),
+        }),
         Column::Provider => {
             let held: Vec<&str> = world
                 .provider
@@ -217,8 +242,14 @@ fn totals(world: &World, lanes: &[Lane]) -> Vec<String> {
             world.deepest_calls
         ));
     }
-    if world.cancelled {
-        totals.push("Cancel flag: raised".to_string());
+    if !world.cancelled.is_empty() {
+        let workers: Vec<&str> = world
+            .cancelled
+            .iter()
+            .filter_map(|&worker| world.workers.get(worker as usize))
+            .map(|worker| worker.name.as_str())
+            .collect();
+        totals.push(format!("Cancel flag raised for: {}", workers.join(", ")));
     }
     if !world.table.dedup.is_empty() {
         let keys: Vec<&str> = world.table.dedup.iter().map(String::as_str).collect();
@@ -234,7 +265,7 @@ pub fn RecordTable(props: &RecordTableProps) -> Html {
     let previous =
         (props.mark_changes && props.cursor > 0).then(|| trace.state_at(props.cursor - 1));
     let (lanes, stages) = (&trace.lanes, &trace.stages);
-    let columns = columns(lanes);
+    let columns = columns(trace);
     let rows = props.operations.iter().map(|op| {
         let tds = columns.iter().map(|column| {
             let now = cell(&world, stages, op, column);
@@ -396,10 +427,47 @@ mod tests {
 
     #[test]
     fn columns_follow_the_lanes() {
-        let headers: Vec<String> = columns(&trace().lanes).iter().map(Column::header).collect();
+        let headers: Vec<String> = columns(&trace()).iter().map(Column::header).collect();
         assert_eq!(
             headers,
             vec!["Journal", "Attempts", "Receipt", "Provider records"]
         );
+    }
+
+    /// A run that hands a row to a person gets a review item column; the row shows who owns the
+    /// item and what they may do next, and the row's status is `unknown` while the cancelled
+    /// submit is still in flight.
+    #[tokio::test]
+    async fn a_handed_over_row_shows_its_review_item() {
+        let trace = Engine::run(scenario("cancel-and-review", "cancel-in-flight")).expect("runs");
+        let headers: Vec<String> = columns(&trace).iter().map(Column::header).collect();
+        assert_eq!(
+            headers,
+            vec![
+                "Journal",
+                "Attempts",
+                "Receipt",
+                "Review item",
+                "Provider records"
+            ]
+        );
+        let cancel = trace
+            .events
+            .iter()
+            .position(|event| event.fault == Some(lab_engine::FaultKind::Cancel))
+            .expect("the design cancels") as u32
+            + 1;
+        let html = render_operations(&trace, cancel, false, &["OP-401"]).await;
+        assert!(
+            html.contains("unknown (cancelled with a submit in flight"),
+            "{html}"
+        );
+        assert!(
+            html.contains("owner: operator; next: look OP-401 up under its own key"),
+            "{html}"
+        );
+        let html = render_operations(&trace, trace.len(), false, &["OP-401"]).await;
+        assert!(html.contains("verified"), "{html}");
+        assert!(!html.contains("owner: operator"), "{html}");
     }
 }

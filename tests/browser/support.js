@@ -345,7 +345,7 @@ export function expectedCells(state, op) {
 }
 
 /**
- * The state after every event of a trace, rebuilt from its format-3 JSON the way engine/TRACE.md
+ * The state after every event of a trace, rebuilt from its format-4 JSON the way engine/TRACE.md
  * says (initial state, then each event's changes, tick = event.tick + 1): written here from the
  * document, not from the engine's code, so the browser tests also check that the document and
  * the format agree. states[0] is the initial state; states[n] the state after event n.
@@ -372,7 +372,7 @@ export function traceStates(trace) {
         case 'model_calls': state.model_calls = change.value; break;
         case 'progress': state.progress = change.value; break;
         case 'deepest_calls': state.deepest_calls = change.value; break;
-        case 'cancelled': state.cancelled = true; break;
+        case 'cancelled': state.cancelled = [...new Set([...state.cancelled, change.worker])].sort((a, b) => a - b); break;
         case 'worker': Object.assign(state.workers[change.worker], { state: change.state, op: change.op, run: change.run }); break;
         case 'result': state.workers[change.worker].results.push(change.result); break;
         default: throw new Error(`event ${event.index}: a change of unknown kind ${JSON.stringify(change)}`);

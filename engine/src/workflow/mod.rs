@@ -296,8 +296,9 @@ pub(crate) trait Flow {
     fn step(&mut self, ctx: &mut Ctx) -> Step;
 
     /// Stops because the cancel flag is up: one final step that records what did not begin.
+    /// A workflow whose submit may have left an unresolved outcome says so with `cancel_run`.
     fn cancel(&mut self, ctx: &mut Ctx) -> Step {
-        cancel_run(ctx, &self.start().op, self.next_action())
+        cancel_run(ctx, &self.start().op, self.next_action(), false)
     }
 
     /// The operation of this run.
@@ -310,21 +311,47 @@ pub(crate) trait Flow {
     fn hash_state(&self, hasher: &mut Fingerprint);
 }
 
-/// The common cancel step: the journal row (if any, and not done) becomes `cancelled`.
-pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
+/// The common cancel step. The journal row (if any, and not done) becomes `cancelled` when
+/// nothing was started, but `unknown` when a submit of this operation is still in flight or its
+/// outcome is `unresolved`: a cancel stops new work, not a request the provider already has.
+pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action, unresolved: bool) -> Step {
+    use crate::world::JobStatus;
     let before = next;
     let next = next.name();
+    let in_flight = ctx
+        .world
+        .in_flight
+        .iter()
+        .any(|request| request.operation == op);
+    let owner = ctx.scenario.design.review_owner.clone();
     let mut messages = Vec::new();
+    let mut outcome = Outcome::Cancelled { before };
     if let Some(job) = ctx.world.job_mut(op) {
         if !job.status.is_success() {
-            job.status = crate::world::JobStatus::Cancelled;
-            // Say what is known: the next step never began; an earlier attempt may have.
-            job.reason = Some(match job.attempts {
-                0 => format!("stopped before {next}; it never began"),
-                _ => format!("stopped before {next}; an earlier attempt's outcome is unknown"),
-            });
+            let (status, reason, next_action) = match (in_flight, unresolved) {
+                (true, _) => (
+                    JobStatus::Unknown,
+                    "cancelled with a submit in flight: the provider may still commit it".into(),
+                    format!("look {op} up under its own key, then resume {op}; never resubmit it as new"),
+                ),
+                (false, true) => (
+                    JobStatus::Unknown,
+                    "cancelled after a submit whose outcome is unknown".into(),
+                    format!("look {op} up under its own key, then resume {op}; never resubmit it as new"),
+                ),
+                (false, false) => (
+                    JobStatus::Cancelled,
+                    format!("stopped before {next}; it never began"),
+                    format!("resume {op} under its own id if it is still wanted"),
+                ),
+            };
+            if status == JobStatus::Unknown {
+                outcome = Outcome::CancelledUnresolved { before };
+            }
+            job.status = status;
+            job.reason = Some(reason);
+            job.review = Some(crate::world::Review { owner, next_action });
             messages = ctx.call("journal", Lost::Nothing, || {
-                let status = crate::world::JobStatus::Cancelled;
                 (Label::SetStatus { status }, Some(Label::Ok))
             });
         }
@@ -332,7 +359,7 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action) -> Step {
     Step {
         action: Some(Action::JournalUpdate),
         messages,
-        outcome: Some(Outcome::Cancelled { before }),
+        outcome: Some(outcome),
         line: "cancel",
         result: Some("cancelled"),
         ..Step::default()
@@ -358,6 +385,7 @@ pub(crate) fn key_line(scenario: &Scenario, indent: &str, id: &str) -> String {
         KeySource::AutoIncrement => "key = next_sequence_value()  # the next number in a sequence",
         KeySource::ContentHash => "key = sha256(canonical_json(event))  # a hash of the content",
         KeySource::FreshRandom => "key = uuid4()  # a random UUID",
+        KeySource::None => "key = None  # no Idempotency-Key header is sent",
     };
     format!("{indent}{text}")
 }

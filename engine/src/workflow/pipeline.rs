@@ -196,6 +196,7 @@ impl Task {
             stages: BTreeMap::new(),
             failed_stage: None,
             reason: None,
+            review: None,
         });
         let row = row.clone();
         // What the row says of the earlier run: the stage's name is copied only when shown.
@@ -358,6 +359,7 @@ impl Task {
             job.status = JobStatus::Verified;
             job.failed_stage = None;
             job.reason = None;
+            job.review = None;
         }
         step.messages = ctx.call("journal", Lost::Nothing, || {
             (Label::MarkSuccess, Some(Label::Ok))
@@ -430,6 +432,7 @@ mod tests {
             stages: BTreeMap::new(),
             failed_stage: None,
             reason: None,
+            review: None,
         }
     }
 

@@ -7,7 +7,7 @@ use crate::provider::{self, SubmitReply};
 use crate::retry;
 use crate::say::{Label, Outcome, Rejection, Reply};
 use crate::scenario::{FailureClass, Scenario};
-use crate::world::{JobRow, JobStatus};
+use crate::world::{JobRow, JobStatus, Review};
 
 use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP};
 
@@ -292,6 +292,13 @@ impl Flow for Task {
         &self.start
     }
 
+    /// A cancel after a submit nobody has an answer for leaves the row `unknown`, not
+    /// `cancelled`: the provider may have the request.
+    fn cancel(&mut self, ctx: &mut Ctx) -> Step {
+        let unresolved = self.uncertain() && !self.evidence;
+        super::cancel_run(ctx, &self.start.op, self.next_action(), unresolved)
+    }
+
     fn next_action(&self) -> Action {
         match self.pc {
             Pc::Get => Action::JournalGet,
@@ -311,16 +318,33 @@ impl Flow for Task {
             Pc::Lookup => self.lookup(ctx),
             Pc::Submit => self.submit(ctx),
             Pc::Sleep(ticks, line) => self.sleep(ctx, ticks, line),
-            Pc::Review => self.mark(
-                ctx,
-                JobStatus::NeedsReview,
-                "review",
-                Some("lookup inconclusive"),
-            ),
-            Pc::Fail(reason) => self.mark(ctx, JobStatus::Failed, "fail", Some(reason.as_str())),
+            Pc::Review => {
+                let op = &self.start.op;
+                let next = format!("settle {op} through the provider's own recovery channel (support, statement), then record its receipt or resume {op}; never resubmit");
+                self.mark(
+                    ctx,
+                    JobStatus::NeedsReview,
+                    "review",
+                    Some(("lookup inconclusive", next)),
+                )
+            }
+            Pc::Fail(reason) => {
+                let op = &self.start.op;
+                let next = format!(
+                    "correct the input or the credential, then resume {op} under its own id"
+                );
+                self.mark(
+                    ctx,
+                    JobStatus::Failed,
+                    "fail",
+                    Some((reason.as_str(), next)),
+                )
+            }
             Pc::Reject(why, line) => {
                 let reason = why.text();
-                let mut step = self.mark(ctx, JobStatus::Failed, line, Some(reason.as_str()));
+                let next = why.next_action(&self.start.op);
+                let mut step =
+                    self.mark(ctx, JobStatus::Failed, line, Some((reason.as_str(), next)));
                 step.outcome = Some(Outcome::JournalRejected { why });
                 self.pc = Pc::Return("rejected", line);
                 step
@@ -336,6 +360,11 @@ impl Flow for Task {
 }
 
 impl Task {
+    /// An earlier attempt, in an earlier run or in this one, may have taken effect.
+    fn uncertain(&self) -> bool {
+        self.attempts > 0 || self.row_attempts.is_some_and(|attempts| attempts > 0)
+    }
+
     fn get(&mut self, ctx: &mut Ctx) -> Step {
         let row = ctx.world.journal.get(&*self.start.op);
         self.row_attempts = row.map(|row| row.attempts);
@@ -394,6 +423,7 @@ impl Task {
             stages: Default::default(),
             failed_stage: None,
             reason: None,
+            review: None,
         });
         let reply = if existed { Label::RowExists } else { Label::Ok };
         let messages = ctx.call("journal", Lost::Nothing, || {
@@ -459,10 +489,7 @@ impl Task {
                 step.messages = ctx.call("provider", Lost::Nothing, || {
                     (request(), Some(Label::NotFound))
                 });
-                // An earlier attempt, in an earlier run or in this one, may have taken effect.
-                let uncertain =
-                    self.attempts > 0 || self.row_attempts.is_some_and(|attempts| attempts > 0);
-                if uncertain && !ctx.scenario.design.trust_not_found {
+                if self.uncertain() && !ctx.scenario.design.trust_not_found {
                     step.outcome = Some(Outcome::NotFoundUnresolved);
                     self.pc = Pc::Review;
                 } else {
@@ -577,6 +604,9 @@ impl Task {
                 let status = *status;
                 self.pc = Pc::Reject(Rejection::KeyReused { status }, "reject_submit");
             }
+            SubmitReply::KeyMissing => {
+                self.pc = Pc::Reject(Rejection::KeyMissing, "reject_submit");
+            }
         }
         // The provider's answer already holds the receipt: the outcome takes it, no copy.
         step.outcome = Some(Outcome::Submitted {
@@ -651,21 +681,34 @@ impl Task {
         }
     }
 
+    /// Records `status`; `handover` is the reason and the next permitted action of a row this
+    /// run leaves to a person.
     fn mark(
         &mut self,
         ctx: &mut Ctx,
         status: JobStatus,
         line: &'static str,
-        reason: Option<&str>,
+        handover: Option<(&str, String)>,
     ) -> Step {
         let op = self.start.op.clone();
         let mut step = Step {
             line,
             ..Step::default()
         };
+        let (reason, review) = match handover {
+            Some((reason, next_action)) => (
+                Some(reason.to_string()),
+                Some(Review {
+                    owner: ctx.scenario.design.review_owner.clone(),
+                    next_action,
+                }),
+            ),
+            None => (None, None),
+        };
         if let Some(job) = ctx.world.job_mut(&op) {
             job.status = status;
-            job.reason = reason.map(str::to_string);
+            job.reason = reason;
+            job.review = review;
             if status == JobStatus::Verified {
                 job.receipt = self.receipt.clone();
                 step.flags.unproven_success = !self.evidence;
