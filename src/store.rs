@@ -68,6 +68,7 @@ mod tests {
                 .collect(),
             last: last.map(|(id, step)| (id.to_string(), step)),
             last_ms: None,
+            predictions: BTreeMap::new(),
         }
     }
 
@@ -264,6 +265,7 @@ mod tests {
             lessons,
             last: None,
             last_ms: None,
+            predictions: BTreeMap::new(),
         };
         let text = serde_json::to_string(&progress).unwrap();
         assert!(invalid(&text).contains("at most 1000"));
