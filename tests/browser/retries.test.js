@@ -4,19 +4,12 @@
 // the longest task the page ran meanwhile (a frozen page would show one long task).
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 
-import { ROOT, assertNoErrors, newPage, open, useSite } from './support.js';
+import { assertNoErrors, labJson, newPage, open, useSite } from './support.js';
 
 /** Runs `lab retries ARGS --json`: the built binary when LAB_BIN names it, else through cargo. */
-function native(args) {
-  const [command, prefix] = process.env.LAB_BIN
-    ? [process.env.LAB_BIN, []]
-    : ['cargo', ['run', '-q', '-p', 'lab', '--']];
-  const out = execFileSync(command, [...prefix, 'retries', ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
-  return out.trim().split('\n').map((line) => JSON.parse(line));
-}
+const native = (args) => labJson(['retries', ...args, '--json']);
 
 /** The page's label for each policy, by its JSON name. */
 const LABELS = {
