@@ -534,6 +534,47 @@ mod tests {
     }
 
     #[test]
+    fn predictions_keep_answered_and_skipped_apart_and_merge() {
+        let state = Rc::new(AppState::loaded(
+            (Progress::default(), None),
+            (Settings::default(), None),
+            true,
+        ));
+        let predicted = |state: &Rc<AppState>, part: u32, skipped: bool| {
+            reduce(
+                state,
+                AppAction::Predicted {
+                    lesson: "lost-reply".into(),
+                    part,
+                    skipped,
+                },
+            )
+        };
+        let skipped = predicted(&state, 1, true);
+        let parts = &skipped.progress.predictions["lost-reply"];
+        assert_eq!(parts.skipped.iter().copied().collect::<Vec<_>>(), [1]);
+        assert!(parts.answered.is_empty());
+        // Skipping again changes nothing; answering moves the part to answered for good.
+        assert!(Rc::ptr_eq(&skipped, &predicted(&skipped, 1, true)));
+        let answered = predicted(&skipped, 1, false);
+        let parts = &answered.progress.predictions["lost-reply"];
+        assert_eq!(parts.answered.iter().copied().collect::<Vec<_>>(), [1]);
+        assert!(parts.skipped.is_empty());
+        assert!(Rc::ptr_eq(&answered, &predicted(&answered, 1, true)));
+        // Part 0 does not exist.
+        assert!(Rc::ptr_eq(&state, &predicted(&state, 0, false)));
+        // The saved text reads back, and a merge keeps an answer over the other side's skip.
+        let text = serde_json::to_string(&*answered.progress).unwrap();
+        assert!(
+            text.contains(r#""predictions":{"lost-reply":{"answered":[1],"skipped":[]}}"#),
+            "{text}"
+        );
+        assert_eq!(parse::<Progress>(&text).as_ref(), Ok(&*answered.progress));
+        let merged = skipped.progress.merged(&answered.progress);
+        assert_eq!(merged.predictions, answered.progress.predictions);
+    }
+
+    #[test]
     fn merge_keeps_the_more_recent_position() {
         let ours = timed(progress_of(&[("a", 2, 5, false)], Some(("a", 2))), 500);
         let theirs = timed(progress_of(&[("b", 3, 3, true)], Some(("b", 3))), 400);

@@ -211,7 +211,10 @@ pub struct TaskOption {
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     /// Set a switch.
-    Switch { switch: lab_engine::Switch, on: bool },
+    Switch {
+        switch: lab_engine::Switch,
+        on: bool,
+    },
     /// Take the key from this source.
     Key { key: lab_engine::KeySource },
     /// Retry under this policy, in the task's contention experiment (the lab's design is kept).

@@ -321,7 +321,10 @@ fn on_lost_request(name: &str, task: &str) -> Vec<String> {
 fn a_run_until_must_be_reached_within_its_step() {
     let found = on_lost_request("until-late", "try = { until = { broke = \"one_effect\" } }");
     one_error_containing(&found, "past the next step");
-    let found = on_lost_request("until-early", "try = { until = { action = \"receive\", nth = 1 } }");
+    let found = on_lost_request(
+        "until-early",
+        "try = { until = { action = \"receive\", nth = 1 } }",
+    );
     one_error_containing(&found, "name an event after it");
     assert_eq!(
         on_lost_request("until-ok", "try = { until = { fault = 2 } }"),
@@ -336,7 +339,10 @@ fn a_wrong_line_must_be_a_line_of_the_code_panel() {
         "find-line",
         "try = { find_line = \"no such line\", explain = \"x\" }",
     );
-    one_error_containing(&found, "no line of this design's code panel contains \"no such line\"");
+    one_error_containing(
+        &found,
+        "no line of this design's code panel contains \"no such line\"",
+    );
 }
 
 #[test]

@@ -77,15 +77,27 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 if props.done { { done(format!("Done: {}", outcome(*expect))) } } else { { act("Flip it for me") } }
             </>
         },
-        Task::Inject { fault, expect, breaks } => {
+        Task::Inject {
+            fault,
+            expect,
+            breaks,
+        } => {
             let place = match fault.nth {
                 Some(nth) => format!(" (its {} occurrence)", ordinal(nth)),
                 None => String::new(),
             };
-            let worker = fault.worker.as_ref().map(|worker| format!(", by {worker}")).unwrap_or_default();
+            let worker = fault
+                .worker
+                .as_ref()
+                .map(|worker| format!(", by {worker}"))
+                .unwrap_or_default();
             let broken = breaks
                 .as_deref()
-                .and_then(|id| Invariant::ALL.into_iter().find(|invariant| invariant.id() == id))
+                .and_then(|id| {
+                    Invariant::ALL
+                        .into_iter()
+                        .find(|invariant| invariant.id() == id)
+                })
                 .map(|invariant| format!(" Broken: {}.", invariant.statement()))
                 .unwrap_or_default();
             html! {
@@ -110,7 +122,12 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 if props.done { { done(format!("Done: you ran until event {event}.")) } }
             </>
         },
-        Task::Choose { prompt_html, options, contention, .. } => {
+        Task::Choose {
+            prompt_html,
+            options,
+            contention,
+            ..
+        } => {
             let buttons = options.iter().enumerate().map(|(index, option)| {
                 let selected = *chosen == Some(index);
                 let onclick = {
@@ -129,25 +146,34 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                     </li>
                 }
             });
-            let feedback = chosen.and_then(|index| options.get(index).map(|option| (index, option))).map(|(index, option)| {
-                let figures = match (&option.change, contention) {
-                    (Change::Policy { policy }, Some(contention)) => {
-                        let run = contention.run(*policy);
-                        format!(
-                            " {}: {} calls from {} clients; the last at tick {}.",
-                            policy.label(),
-                            run.calls,
-                            contention.clients,
-                            run.completed_tick
-                        )
-                    }
-                    _ if props.shown.get(index).copied().unwrap_or(false) => {
-                        format!(" The lab now runs this design: {}", if props.broken { "an invariant breaks." } else { "every invariant holds." })
-                    }
-                    _ => String::new(),
-                };
-                verdict(option, figures)
-            });
+            let feedback = chosen
+                .and_then(|index| options.get(index).map(|option| (index, option)))
+                .map(|(index, option)| {
+                    let figures = match (&option.change, contention) {
+                        (Change::Policy { policy }, Some(contention)) => {
+                            let run = contention.run(*policy);
+                            format!(
+                                " {}: {} calls from {} clients; the last at tick {}.",
+                                policy.label(),
+                                run.calls,
+                                contention.clients,
+                                run.completed_tick
+                            )
+                        }
+                        _ if props.shown.get(index).copied().unwrap_or(false) => {
+                            format!(
+                                " The lab now runs this design: {}",
+                                if props.broken {
+                                    "an invariant breaks."
+                                } else {
+                                    "every invariant holds."
+                                }
+                            )
+                        }
+                        _ => String::new(),
+                    };
+                    verdict(option, figures)
+                });
             html! {
                 <>
                     <p class="prompt">{ built(prompt_html) }</p>

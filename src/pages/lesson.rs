@@ -16,7 +16,9 @@ use crate::course::course;
 use crate::frames::{narrative_at, Frames};
 use crate::pages::address::{absolute, use_address};
 use crate::pages::not_found::NotFound;
-use crate::player::{use_player_with, Design, Lab, Part, PlayerAction, PlayerState, Prediction, Setup};
+use crate::player::{
+    use_player_with, Design, Lab, Part, PlayerAction, PlayerState, Prediction, Setup,
+};
 use crate::route::Route;
 use crate::store::{use_app_dispatch, AppAction, RecordVisit};
 
@@ -253,14 +255,18 @@ fn narrative(
         .unwrap_or_default();
     // The part before this one asked to run until an event, and that event is where this part
     // begins: say the task is done, here.
-    let own = player.custom().is_none_or(|(changed, _)| changed != variant);
+    let own = player
+        .custom()
+        .is_none_or(|(changed, _)| changed != variant);
     let reached = index
         .and_then(|index| index.checked_sub(1))
         .and_then(|before| match &lesson.steps[before].try_it {
             Some(Task::Until { event, .. })
                 if lesson.steps[before].variant as usize == variant && *event <= cursor && own =>
             {
-                Some(AttrValue::from(format!("Done: you ran until event {event}.")))
+                Some(AttrValue::from(format!(
+                    "Done: you ran until event {event}."
+                )))
             }
             _ => None,
         });
@@ -311,14 +317,18 @@ fn task_card(
         let dispatcher = dispatcher.clone();
         Callback::from(move |()| match &task {
             Task::Flip { switch, .. } => dispatcher.dispatch(PlayerAction::FlipSwitch(*switch)),
-            Task::Inject { fault, .. } => dispatcher.dispatch(PlayerAction::ToggleFault(fault.clone())),
+            Task::Inject { fault, .. } => {
+                dispatcher.dispatch(PlayerAction::ToggleFault(fault.clone()))
+            }
             _ => {}
         })
     };
     let (options, onchoose) = match &task {
         Task::Choose { options, .. } => {
-            let changed: Vec<Option<lab_engine::Scenario>> =
-                options.iter().map(|option| option.change.apply(written)).collect();
+            let changed: Vec<Option<lab_engine::Scenario>> = options
+                .iter()
+                .map(|option| option.change.apply(written))
+                .collect();
             let onchoose = {
                 let changed = changed.clone();
                 Callback::from(move |option: usize| {
@@ -327,7 +337,10 @@ fn task_card(
                     }
                 })
             };
-            let shown_now = changed.iter().map(|scenario| scenario.as_ref() == Some(shown)).collect();
+            let shown_now = changed
+                .iter()
+                .map(|scenario| scenario.as_ref() == Some(shown))
+                .collect();
             (shown_now, onchoose)
         }
         _ => (Vec::new(), Callback::noop()),

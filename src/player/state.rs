@@ -230,9 +230,8 @@ impl PlayerState {
 
     /// The part shown, if it asks a prediction the learner has neither answered nor skipped.
     fn waiting(&self) -> Option<usize> {
-        self.part().filter(|&part| {
-            self.parts[part].predicts && !self.predictions.contains_key(&part)
-        })
+        self.part()
+            .filter(|&part| self.parts[part].predicts && !self.predictions.contains_key(&part))
     }
 
     /// The designs as written (not as the learner changed them).
@@ -677,7 +676,10 @@ mod tests {
     #[test]
     fn a_skipped_prediction_is_recorded_and_moves_on() {
         let state = lesson_player("lost-reply");
-        let skipped = reduce(&reduce(&state, PlayerAction::Next), PlayerAction::SkipPrediction);
+        let skipped = reduce(
+            &reduce(&state, PlayerAction::Next),
+            PlayerAction::SkipPrediction,
+        );
         assert_eq!(skipped.frame(), 1);
         assert_eq!(skipped.predictions().get(&0), Some(&Prediction::Skipped));
         // A skip with nothing held does nothing.

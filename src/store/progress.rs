@@ -135,7 +135,8 @@ impl Progress {
             next.last_ms = other.last_ms;
         }
         for (id, theirs) in &other.predictions {
-            if !next.predictions.contains_key(id) && next.predictions.len() >= LESSONS_MAX as usize {
+            if !next.predictions.contains_key(id) && next.predictions.len() >= LESSONS_MAX as usize
+            {
                 continue;
             }
             let ours = next.predictions.entry(id.clone()).or_default();

@@ -113,7 +113,11 @@ fn compile_choose(choose: &ChooseFile, here: &Here) -> Result<Task, String> {
     if choose.options.len() < 2 {
         return Err("a choice needs at least two options".into());
     }
-    let correct = choose.options.iter().filter(|option| option.correct).count();
+    let correct = choose
+        .options
+        .iter()
+        .filter(|option| option.correct)
+        .count();
     if correct != 1 {
         return Err(format!(
             "exactly one option is correct = true in a task (this one has {correct}): the checker holds the lesson to that option alone"
@@ -168,7 +172,9 @@ fn change_of(option: &TaskOptionFile) -> Result<Change, String> {
         (Some(switch), Some(on), None, None) => Ok(Change::Switch { switch, on }),
         (None, None, Some(key), None) => Ok(Change::Key { key }),
         (None, None, None, Some(policy)) => Ok(Change::Policy { policy }),
-        (Some(_), None, None, None) => Err(format!("option \"{name}\" names a switch but not on = true or false")),
+        (Some(_), None, None, None) => Err(format!(
+            "option \"{name}\" names a switch but not on = true or false"
+        )),
         _ => Err(format!(
             "option \"{name}\" changes one thing: a switch (switch and on), a key or a policy"
         )),
@@ -189,7 +195,10 @@ fn check_designs(options: &[TaskOption], expect: TryExpect, here: &Here) -> Resu
                 ));
             }
         }
-        let changed = option.change.apply(scenario).unwrap_or_else(|| scenario.clone());
+        let changed = option
+            .change
+            .apply(scenario)
+            .unwrap_or_else(|| scenario.clone());
         let trace = changed_run(&changed, here, "chosen")
             .map_err(|message| format!("option \"{}\": {message}", option.label))?;
         let kept = promised(expect, None, &trace).is_ok();
@@ -339,8 +348,14 @@ fn invariant(id: &str) -> Result<Invariant, String> {
         .into_iter()
         .find(|invariant| invariant.id() == id)
         .ok_or_else(|| {
-            let known: Vec<&str> = Invariant::ALL.iter().map(|invariant| invariant.id()).collect();
-            format!("no invariant is called \"{id}\"; known: {}", known.join(", "))
+            let known: Vec<&str> = Invariant::ALL
+                .iter()
+                .map(|invariant| invariant.id())
+                .collect();
+            format!(
+                "no invariant is called \"{id}\"; known: {}",
+                known.join(", ")
+            )
         })
 }
 
