@@ -13,7 +13,7 @@ pub mod state;
 mod storage;
 pub mod versioned;
 
-pub use progress::{LessonProgress, Progress};
+pub use progress::{LessonProgress, Predictions, Progress};
 pub use provider::{use_app, use_app_dispatch, LoadNotice, RecordVisit, StoreProvider};
 pub use sandbox::SavedSandbox;
 pub use settings::{Speed, Theme};

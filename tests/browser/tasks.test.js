@@ -232,6 +232,11 @@ describe('a prediction comes before Next', () => {
     await next.click();
     await waitForStep(page, start + 1, total);
     assert.equal(await predictFirst(page).count(), 0);
+
+    // The course map says how the learner met the lesson's predictions.
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Course' }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: /A missing reply is not a failed action/ }) });
+    await card.getByText('2 predictions answered, 0 skipped').waitFor();
     assertNoErrors(errors);
     await close();
   });
