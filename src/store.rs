@@ -13,7 +13,7 @@ pub mod state;
 mod storage;
 pub mod versioned;
 
-pub use progress::{LessonProgress, Progress};
+pub use progress::{LessonProgress, Predictions, Progress};
 pub use provider::{use_app, use_app_dispatch, LoadNotice, RecordVisit, StoreProvider};
 pub use sandbox::SavedSandbox;
 pub use settings::{Speed, Theme};
@@ -68,6 +68,7 @@ mod tests {
                 .collect(),
             last: last.map(|(id, step)| (id.to_string(), step)),
             last_ms: None,
+            predictions: BTreeMap::new(),
         }
     }
 
@@ -264,6 +265,7 @@ mod tests {
             lessons,
             last: None,
             last_ms: None,
+            predictions: BTreeMap::new(),
         };
         let text = serde_json::to_string(&progress).unwrap();
         assert!(invalid(&text).contains("at most 1000"));
@@ -529,6 +531,47 @@ mod tests {
             &state,
             &reduce(&state, AppAction::ImportProgress(wrong_version))
         ));
+    }
+
+    #[test]
+    fn predictions_keep_answered_and_skipped_apart_and_merge() {
+        let state = Rc::new(AppState::loaded(
+            (Progress::default(), None),
+            (Settings::default(), None),
+            true,
+        ));
+        let predicted = |state: &Rc<AppState>, part: u32, skipped: bool| {
+            reduce(
+                state,
+                AppAction::Predicted {
+                    lesson: "lost-reply".into(),
+                    part,
+                    skipped,
+                },
+            )
+        };
+        let skipped = predicted(&state, 1, true);
+        let parts = &skipped.progress.predictions["lost-reply"];
+        assert_eq!(parts.skipped.iter().copied().collect::<Vec<_>>(), [1]);
+        assert!(parts.answered.is_empty());
+        // Skipping again changes nothing; answering moves the part to answered for good.
+        assert!(Rc::ptr_eq(&skipped, &predicted(&skipped, 1, true)));
+        let answered = predicted(&skipped, 1, false);
+        let parts = &answered.progress.predictions["lost-reply"];
+        assert_eq!(parts.answered.iter().copied().collect::<Vec<_>>(), [1]);
+        assert!(parts.skipped.is_empty());
+        assert!(Rc::ptr_eq(&answered, &predicted(&answered, 1, true)));
+        // Part 0 does not exist.
+        assert!(Rc::ptr_eq(&state, &predicted(&state, 0, false)));
+        // The saved text reads back, and a merge keeps an answer over the other side's skip.
+        let text = serde_json::to_string(&*answered.progress).unwrap();
+        assert!(
+            text.contains(r#""predictions":{"lost-reply":{"answered":[1],"skipped":[]}}"#),
+            "{text}"
+        );
+        assert_eq!(parse::<Progress>(&text).as_ref(), Ok(&*answered.progress));
+        let merged = skipped.progress.merged(&answered.progress);
+        assert_eq!(merged.predictions, answered.progress.predictions);
     }
 
     #[test]

@@ -144,23 +144,100 @@ pub struct Step {
     pub variant: u32,
     pub at: u32,
     pub questions: Vec<Question>,
-    /// An action the learner is asked to take at this step: flip a switch and watch.
+    /// An action the learner is asked to take at this step, checked against the engine.
     #[serde(default, rename = "try")]
-    pub try_it: Option<TryIt>,
+    pub try_it: Option<Task>,
 }
 
-/// "Flip this switch": the learner sets one of the design's switches on the lab.
+/// What the learner does with their own hands at a step. The checker runs every outcome a task
+/// promises before the course is built.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    /// Set one of the design's switches on the lab and watch.
+    Flip {
+        switch: lab_engine::Switch,
+        /// The value to set it to.
+        on: bool,
+        /// What the changed run shows.
+        expect: TryExpect,
+    },
+    /// Inject one fault into the design, predict what it does (the step asks a predict
+    /// question), then step on and see.
+    Inject {
+        fault: lab_engine::FaultRule,
+        expect: TryExpect,
+        /// The invariant the fault breaks, by id, when the lesson names one.
+        breaks: Option<String>,
+    },
+    /// Play or step the design's own run until an event the step names.
+    Until {
+        /// The event (1-based) of the step's design; the task is done once the cursor reaches it.
+        event: u32,
+        /// What happens there, in words ("At most one effect per logical operation breaks").
+        what: String,
+    },
+    /// Choose one of several design changes; choosing one runs it.
+    Choose {
+        /// The question, as plain text (its accessible name) and as inline HTML.
+        prompt: String,
+        prompt_html: String,
+        options: Vec<TaskOption>,
+        /// For options that are retry policies: the contention experiment they run in.
+        contention: Option<lab_engine::Contention>,
+    },
+    /// Pick the line of the code panel that is wrong.
+    FindLine {
+        /// The text of that line, as the code panel shows it for the step's design.
+        line: String,
+        /// Why it is wrong; shown once the learner picks it.
+        explain_html: String,
+    },
+}
+
+/// One option of a "choose" task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskOption {
+    /// Plain text: the option's button reads it.
+    pub label: String,
+    pub change: Change,
+    pub correct: bool,
+    /// Why this option is right or wrong; shown once chosen.
+    pub explain_html: String,
+}
+
+/// A change to a design that an option of a "choose" task stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TryIt {
-    pub switch: lab_engine::Switch,
-    /// The value to set it to.
-    pub on: bool,
-    /// What the changed run shows; the checker runs it and holds the lesson to this.
-    pub expect: TryExpect,
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    /// Set a switch.
+    Switch {
+        switch: lab_engine::Switch,
+        on: bool,
+    },
+    /// Take the key from this source.
+    Key { key: lab_engine::KeySource },
+    /// Retry under this policy, in the task's contention experiment (the lab's design is kept).
+    Policy { policy: lab_engine::Policy },
 }
 
-/// The outcome a "try it" promises.
+impl Change {
+    /// The design with this change, or `None` for a change the lab's run does not show (a
+    /// policy, which runs in the contention model instead).
+    pub fn apply(&self, scenario: &Scenario) -> Option<Scenario> {
+        match self {
+            Change::Switch { switch, on } => Some(switch.set(scenario, *on)),
+            Change::Key { key } => {
+                let mut changed = scenario.clone();
+                changed.design.key = *key;
+                Some(changed)
+            }
+            Change::Policy { .. } => None,
+        }
+    }
+}
+
+/// The outcome a task promises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TryExpect {

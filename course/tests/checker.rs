@@ -264,3 +264,112 @@ fn a_file_that_breaks_off_after_an_equals_sign_says_what_is_missing() {
         "{found:?}"
     );
 }
+
+/// Lesson 01 with its "inject" task line replaced by `task`.
+fn with_task(name: &str, task: &str) -> Vec<String> {
+    let inject = "try = { inject = { fault = \"stale_lookup\", at = \"provider.lookup\", nth = 4 }, expect = \"holds\" }";
+    let task = task.to_string();
+    errors(&course_with(name, move |text| {
+        assert!(text.contains(inject), "lesson 01 has its inject task");
+        text.replace(inject, &task)
+    }))
+}
+
+fn one_error_containing(found: &[String], words: &str) {
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains(words), "{found:?}");
+}
+
+#[test]
+fn an_injected_fault_must_give_the_promised_outcome() {
+    let found = with_task(
+        "inject-breaks",
+        "try = { inject = { fault = \"stale_lookup\", at = \"provider.lookup\", nth = 4 }, expect = \"breaks\" }",
+    );
+    one_error_containing(&found, "every invariant holds in the changed run");
+}
+
+#[test]
+fn an_injected_fault_must_be_declared_where_it_strikes() {
+    let found = with_task(
+        "inject-undeclared",
+        "try = { inject = { fault = \"stale_lookup\", at = \"provider.submit\", nth = 1 }, expect = \"holds\" }",
+    );
+    one_error_containing(&found, "the fault cannot be injected here");
+}
+
+#[test]
+fn an_inject_task_needs_a_predict_question() {
+    let dir = course_with("inject-no-predict", |text| {
+        let start = text.find("title = \"When the lookup is wrong\"").unwrap();
+        let question = start + text[start..].find("[[steps.questions]]").unwrap();
+        let next = question + text[question..].find("[[steps]]").unwrap();
+        format!("{}{}", &text[..question], &text[next..])
+    });
+    one_error_containing(&errors(&dir), "asks the learner to predict first");
+}
+
+/// Lesson 01 with `task` on its part "A lost request" (the next part is at the second fault).
+fn on_lost_request(name: &str, task: &str) -> Vec<String> {
+    let task = format!("at = {{ fault = 1 }}\n{task}\n");
+    errors(&course_with(name, move |text| {
+        text.replacen("at = { fault = 1 }\n", &task, 1)
+    }))
+}
+
+#[test]
+fn a_run_until_must_be_reached_within_its_step() {
+    let found = on_lost_request("until-late", "try = { until = { broke = \"one_effect\" } }");
+    one_error_containing(&found, "past the next step");
+    let found = on_lost_request(
+        "until-early",
+        "try = { until = { action = \"receive\", nth = 1 } }",
+    );
+    one_error_containing(&found, "name an event after it");
+    assert_eq!(
+        on_lost_request("until-ok", "try = { until = { fault = 2 } }"),
+        Vec::<String>::new(),
+        "the next part's own event is still this part's to reach"
+    );
+}
+
+#[test]
+fn a_wrong_line_must_be_a_line_of_the_code_panel() {
+    let found = with_task(
+        "find-line",
+        "try = { find_line = \"no such line\", explain = \"x\" }",
+    );
+    one_error_containing(
+        &found,
+        "no line of this design's code panel contains \"no such line\"",
+    );
+}
+
+#[test]
+fn a_task_names_one_kind() {
+    let found = with_task(
+        "two-kinds",
+        "try = { switch = \"reconcile\", on = true, expect = \"holds\", find_line = \"key\" }",
+    );
+    one_error_containing(&found, "names switch and find_line");
+}
+
+#[test]
+fn the_correct_policy_must_do_the_least_work() {
+    let choose = "try = { choose = \"Which policy?\", contention = { clients = 50, capacity_per_tick = 1, seed = 3 }, options = [{ label = \"None\", policy = \"none\", correct = true, explain = \"x\" }, { label = \"Full jitter\", policy = \"full_jitter\", correct = false, explain = \"x\" }] }";
+    let found = with_task("policy", choose);
+    one_error_containing(&found, "the correct policy must do the least work");
+}
+
+#[test]
+fn only_the_correct_design_may_keep_the_promise() {
+    // Both a lookup and the provider's dedup keep lesson 01's blind design from breaking.
+    let choose = "try = { choose = \"Which fix?\", options = [{ label = \"Look it up\", switch = \"reconcile\", on = true, correct = true, explain = \"x\" }, { label = \"Deduplicate\", switch = \"provider_dedup\", on = true, correct = false, explain = \"x\" }] }";
+    let dir = course_with("choose-two", |text| {
+        text.replace(
+            "try = { switch = \"reconcile\", on = true, expect = \"holds\" }",
+            choose,
+        )
+    });
+    one_error_containing(&errors(&dir), "is marked wrong, but its run also shows");
+}

@@ -6,6 +6,7 @@
 //!   schedule of a scenario (or of each of a lesson's variants) within a budget of injected
 //!   faults and preemptions, and prints the verdicts and the shortest counterexample.
 //! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`), the explorer included.
+//! - `lab tasks [DIR]`: the checked lessons' tasks, one JSON line each (what the browser tests walk).
 //! - `lab retries [...]`: retry policies under contention, or stacked retry layers (`retries.rs`).
 
 mod retries;
@@ -28,6 +29,7 @@ const USAGE: &str = "usage:
                                                     for at most S seconds per variant
   lab check [DIR]                                   check every lesson in DIR (default: lessons),
                                                     exploring each variant within its budget
+  lab tasks [DIR]                                   every lesson's tasks, checked, one JSON line each
   lab generate [--records N] [--workers K] [--workflow W] [--seed S]
                                                     print a batch scenario (TOML) of N records
   lab retries [--clients N] [--capacity C] [--policy P] [--attempts A] [--budget B] [--seed S] [--json]
@@ -47,6 +49,11 @@ fn main() -> ExitCode {
         Some("explore") => explore(&args[1..]),
         Some("retries") => retries::retries(&args[1..], USAGE),
         Some("check") => check(
+            args.get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("lessons")),
+        ),
+        Some("tasks") => tasks(
             args.get(1)
                 .map(PathBuf::from)
                 .unwrap_or_else(|| PathBuf::from("lessons")),
@@ -148,6 +155,41 @@ fn check(dir: PathBuf) -> ExitCode {
         }
         Err(errors) => report(&errors),
     }
+}
+
+/// Every task of every lesson, as the checker compiled it: the lesson, the 1-based part (the
+/// step of the narrative), where it starts (design index and cursor), whether the part asks a
+/// prediction, and the task.
+fn tasks(dir: PathBuf) -> ExitCode {
+    let loaded = match authoring::load(&dir) {
+        Ok(loaded) => loaded,
+        Err(errors) => return report(&errors),
+    };
+    let mut out = std::io::stdout().lock();
+    for lesson in &loaded.course.lessons {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let Some(task) = &step.try_it else {
+                continue;
+            };
+            let predicts = step
+                .questions
+                .iter()
+                .any(|question| question.kind == lab_course::QuestionKind::Predict);
+            let line = serde_json::json!({
+                "lesson": lesson.id,
+                "part": index + 1,
+                "title": step.title,
+                "variant": step.variant,
+                "at": step.at,
+                "predicts": predicts,
+                "task": task,
+            });
+            if writeln!(out, "{line}").is_err() {
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn report(errors: &[LessonError]) -> ExitCode {

@@ -14,4 +14,5 @@ pub mod settings;
 pub mod share;
 pub mod stepper;
 pub mod switches;
+pub mod task;
 pub mod variant_bar;

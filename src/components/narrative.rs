@@ -1,9 +1,10 @@
 //! The lesson's text for the current point of the run.
 
-use lab_course::Step;
+use lab_course::{QuestionKind, Step};
 use yew::prelude::*;
 
 use crate::components::question::QuestionCard;
+use crate::player::Prediction;
 
 #[derive(Properties, PartialEq)]
 pub struct NarrativeProps {
@@ -14,12 +15,18 @@ pub struct NarrativeProps {
     /// Collapsed by the learner (presenter mode gives the lab the whole screen).
     #[prop_or_default]
     pub hidden: bool,
-    /// Whether the step's "try it" switch is already set as asked, in the design shown.
+    /// The step's task, rendered by the page (it needs the lab's state).
     #[prop_or_default]
-    pub tried: bool,
-    /// Sets the step's "try it" switch on the lab.
+    pub task: Html,
+    /// What the learner did with this step's prediction, if anything yet.
     #[prop_or_default]
-    pub ontry: Callback<()>,
+    pub prediction: Option<Prediction>,
+    /// The learner answered a predict question of this step.
+    #[prop_or_default]
+    pub onanswer: Callback<()>,
+    /// The previous step's "run until" is done here, where this step begins: says so.
+    #[prop_or_default]
+    pub reached: Option<AttrValue>,
 }
 
 #[component]
@@ -30,35 +37,27 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
     // The HTML was rendered from the lesson's Markdown at build time, with raw HTML escaped; it
     // never contains text from a link or a learner's file.
     let body = Html::from_html_unchecked(AttrValue::from(step.html.clone()));
+    let skipped = props.prediction == Some(Prediction::Skipped);
+    let questions = step.questions.iter().map(|question| {
+        let predicts = question.kind == QuestionKind::Predict;
+        html! {
+            <QuestionCard
+                question={question.clone()}
+                skipped={predicts && skipped}
+                onanswer={if predicts { props.onanswer.clone() } else { Callback::noop() }}
+            />
+        }
+    });
     html! {
         <section id="lesson-text" class="narrative" aria-labelledby="narrative-title" hidden={props.hidden}>
             <p class="narrative-count">{ format!("Part {} of {}", props.number, props.count) }</p>
             <h2 id="narrative-title">{ step.title.clone() }</h2>
-            <div class="prose">{ body }</div>
-            if let Some(try_it) = &step.try_it {
-                <div class="try-it" role="group" aria-label="Try it">
-                    <p class="question-kind">{ "Try it" }</p>
-                    <p>
-                        { format!("Turn {} the switch ", if try_it.on { "on" } else { "off" }) }
-                        <strong>{ try_it.switch.label() }</strong>
-                        { " under Try it yourself, and watch the Records and the Invariants." }
-                    </p>
-                    if props.tried {
-                        <p class="feedback right" role="status">
-                            { match try_it.expect {
-                                lab_course::TryExpect::Holds => "Done: in this run every invariant holds.",
-                                lab_course::TryExpect::Breaks => "Done: in this run an invariant breaks.",
-                            } }
-                        </p>
-                    } else {
-                        <button type="button" onclick={
-                            let ontry = props.ontry.clone();
-                            Callback::from(move |_: MouseEvent| ontry.emit(()))
-                        }>{ "Flip it for me" }</button>
-                    }
-                </div>
+            if let Some(reached) = &props.reached {
+                <p class="feedback right" role="status">{ reached.clone() }</p>
             }
-            { for step.questions.iter().map(|question| html! { <QuestionCard question={question.clone()} /> }) }
+            <div class="prose">{ body }</div>
+            { props.task.clone() }
+            { for questions }
         </section>
     }
 }

@@ -7,6 +7,12 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct QuestionCardProps {
     pub question: Question,
+    /// The learner skipped this prediction to move on (shown until they answer).
+    #[prop_or_default]
+    pub skipped: bool,
+    /// The learner picked an option.
+    #[prop_or_default]
+    pub onanswer: Callback<()>,
 }
 
 #[component]
@@ -21,7 +27,11 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
         let selected = *chosen == Some(index);
         let onclick = {
             let chosen = chosen.clone();
-            Callback::from(move |_| chosen.set(Some(index)))
+            let onanswer = props.onanswer.clone();
+            Callback::from(move |_| {
+                chosen.set(Some(index));
+                onanswer.emit(());
+            })
         };
         html! {
             <li>
@@ -45,6 +55,9 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
             <p class="question-kind">{ heading }</p>
             <p class="prompt">{ Html::from_html_unchecked(AttrValue::from(question.prompt_html.clone())) }</p>
             <ul class="options">{ for options }</ul>
+            if props.skipped && chosen.is_none() {
+                <p class="feedback skipped" role="status">{ "Skipped: you did not predict. You can still answer." }</p>
+            }
             { for feedback }
         </div>
     }

@@ -12,6 +12,8 @@ pub struct StepperProps {
     pub total: u32,
     /// Go to a frame.
     pub ongo: Callback<u32>,
+    /// One frame on (a lesson may hold it back until the learner predicts).
+    pub onnext: Callback<()>,
     pub playing: bool,
     pub ontoggleplay: Callback<()>,
     /// Frames worth jumping to, with what happens there.
@@ -74,7 +76,10 @@ pub fn Stepper(props: &StepperProps) -> Html {
                 <button type="button" onclick={toggle} disabled={frame >= last && !props.playing} aria-pressed={props.playing.to_string()}>
                     { if props.playing { "Pause" } else { "Play" } }
                 </button>
-                <button type="button" class="primary" onclick={go((frame + 1).min(last))} disabled={frame >= last}>
+                <button type="button" class="primary" onclick={
+                    let onnext = props.onnext.clone();
+                    Callback::from(move |_: MouseEvent| onnext.emit(()))
+                } disabled={frame >= last}>
                     { "Next" }<span aria-hidden="true">{ " →" }</span>
                 </button>
                 <label class="speed">

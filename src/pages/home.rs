@@ -6,7 +6,7 @@ use yew_router::prelude::*;
 use crate::components::progress_io::ProgressIo;
 use crate::course::course;
 use crate::route::Route;
-use crate::store::{use_app, LessonProgress};
+use crate::store::{use_app, LessonProgress, Predictions};
 
 /// A lesson's progress in words: a tick and "completed", or how many steps were reached.
 fn lesson_progress(progress: Option<&LessonProgress>) -> Html {
@@ -18,6 +18,23 @@ fn lesson_progress(progress: Option<&LessonProgress>) -> Html {
         Some(progress) => html! {
             <p class="lesson-progress">{ format!("{} of {} steps", progress.furthest, progress.total) }</p>
         },
+    }
+}
+
+/// The lesson's predictions in words: how many were answered and how many skipped.
+fn predictions(parts: Option<&Predictions>) -> Html {
+    let Some(parts) = parts.filter(|parts| !parts.answered.is_empty() || !parts.skipped.is_empty())
+    else {
+        return Html::default();
+    };
+    let count = |n: usize| match n {
+        1 => "1 prediction".to_string(),
+        n => format!("{n} predictions"),
+    };
+    html! {
+        <p class="lesson-progress">
+            { format!("{} answered, {} skipped", count(parts.answered.len()), parts.skipped.len()) }
+        </p>
     }
 }
 
@@ -43,6 +60,7 @@ pub fn Home() -> Html {
                     <p>{ lesson.summary.clone() }</p>
                     <p class="meta">{ format!("{} min · {} designs compared", lesson.minutes, lesson.variants.len()) }</p>
                     { lesson_progress(progress.lessons.get(&lesson.id)) }
+                    { predictions(progress.predictions.get(&lesson.id)) }
                 </li>
             }
         });

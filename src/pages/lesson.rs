@@ -5,19 +5,22 @@
 use std::rc::Rc;
 
 use lab_course::share::{decode, encode, Changes, ShareError, Shared};
-use lab_course::Lesson;
+use lab_course::{Lesson, Task};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::narrative::Narrative;
 use crate::components::share::Share;
+use crate::components::task::TaskCard;
 use crate::course::course;
 use crate::frames::{narrative_at, Frames};
 use crate::pages::address::{absolute, use_address};
 use crate::pages::not_found::NotFound;
-use crate::player::{use_player, Design, Lab, PlayerAction, PlayerState, Setup};
+use crate::player::{
+    use_player_with, Design, Lab, Part, PlayerAction, PlayerState, Prediction, Setup,
+};
 use crate::route::Route;
-use crate::store::RecordVisit;
+use crate::store::{use_app_dispatch, AppAction, RecordVisit};
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPageProps {
@@ -131,7 +134,24 @@ fn LessonView(props: &LessonViewProps) -> Html {
     let lesson = &props.lesson;
     let designs = use_memo(lesson.id.clone(), |_| Design::of_lesson(lesson));
     let (asked, link_notice) = setup_of(lesson, props.step.as_ref(), props.changes.as_ref());
-    let player = use_player(designs, asked.clone());
+    let parts = use_memo(lesson.id.clone(), |_| Part::of_lesson(lesson));
+    let player = use_player_with(designs, parts, asked.clone());
+    // The line the learner picked for a "find the line" task, by step.
+    let picked = use_state(|| None::<(usize, String)>);
+    {
+        // Progress keeps which predictions were answered and which skipped.
+        let app = use_app_dispatch();
+        let lesson = lesson.id.clone();
+        use_effect_with(player.predictions().clone(), move |predictions| {
+            for (&part, &prediction) in predictions {
+                app.dispatch(AppAction::Predicted {
+                    lesson: lesson.clone(),
+                    part: part as u32 + 1,
+                    skipped: prediction == Prediction::Skipped,
+                });
+            }
+        });
+    }
     {
         let lesson = Rc::clone(lesson);
         let embedded = props.embedded;
@@ -158,6 +178,18 @@ fn LessonView(props: &LessonViewProps) -> Html {
     });
     let setup = player.setup();
     let full = absolute(&route_of(lesson, &setup, false));
+    // A "find the line" task on the part shown turns the code panel's lines into buttons.
+    let finding = narrative_at(lesson, frames, frame)
+        .filter(|&index| lesson.steps[index].variant as usize == player.located().0)
+        .filter(|&index| matches!(lesson.steps[index].try_it, Some(Task::FindLine { .. })));
+    let onpick = finding.map(|index| {
+        let picked = picked.clone();
+        Callback::from(move |line: String| picked.set(Some((index, line))))
+    });
+    let picked_line = picked
+        .as_ref()
+        .filter(|(index, _)| Some(*index) == finding)
+        .map(|(_, line)| AttrValue::from(line.clone()));
     if props.embedded {
         return html! {
             <main id="main" tabindex="-1" class="page lesson embed">
@@ -195,45 +227,130 @@ fn LessonView(props: &LessonViewProps) -> Html {
                 <p class="shortcut-hint">{ "Keys: ← → step · Space play · Home/End · p presenter · ? all shortcuts" }</p>
             </div>
             <div class={classes!("lesson-grid", text_hidden.then_some("text-hidden"))}>
-                { narrative(lesson, &player, *text_hidden) }
-                <Lab player={player.clone()} name={lesson.id.clone()}>{ share }</Lab>
+                { narrative(lesson, &player, &picked, *text_hidden) }
+                <Lab player={player.clone()} name={lesson.id.clone()} onpick={onpick} picked={picked_line}>{ share }</Lab>
             </div>
         </main>
     }
 }
 
-/// The lesson's text at the frame shown, with its "try it" when it belongs to the design on show.
-fn narrative(lesson: &Lesson, player: &UseReducerHandle<PlayerState>, hidden: bool) -> Html {
+/// The lesson's text at the frame shown, with its task when it belongs to the design on show.
+fn narrative(
+    lesson: &Lesson,
+    player: &UseReducerHandle<PlayerState>,
+    picked: &UseStateHandle<Option<(usize, String)>>,
+    hidden: bool,
+) -> Html {
     let frame = player.frame();
-    let (variant, _) = player.located();
+    let (variant, cursor) = player.located();
     let narrative = narrative_at(lesson, player.frames(), frame)
         .map(|index| (index, lesson.steps[index].clone()));
-    let try_it = narrative
+    let index = narrative.as_ref().map(|(index, _)| *index);
+    let prediction = index.and_then(|index| player.predictions().get(&index).copied());
+    let task = narrative
         .as_ref()
         .filter(|(_, step)| step.variant as usize == variant)
-        .and_then(|(_, step)| step.try_it.clone());
-    let shown = player.scenario_of(variant);
-    let tried = try_it
-        .as_ref()
-        .is_some_and(|try_it| try_it.switch.get(shown) == try_it.on);
-    let ontry = {
+        .and_then(|(index, step)| step.try_it.clone().map(|task| (*index, task)))
+        .map(|(index, task)| task_card(lesson, player, picked, index, task, prediction.is_some()))
+        .unwrap_or_default();
+    // The part before this one asked to run until an event, and that event is where this part
+    // begins: say the task is done, here.
+    let own = player
+        .custom()
+        .is_none_or(|(changed, _)| changed != variant);
+    let reached = index
+        .and_then(|index| index.checked_sub(1))
+        .and_then(|before| match &lesson.steps[before].try_it {
+            Some(Task::Until { event, .. })
+                if lesson.steps[before].variant as usize == variant && *event <= cursor && own =>
+            {
+                Some(AttrValue::from(format!(
+                    "Done: you ran until event {event}."
+                )))
+            }
+            _ => None,
+        });
+    let onanswer = {
         let dispatcher = player.dispatcher();
-        let switch = try_it.as_ref().map(|try_it| try_it.switch);
-        Callback::from(move |_| {
-            if let Some(switch) = switch {
-                dispatcher.dispatch(PlayerAction::FlipSwitch(switch));
+        Callback::from(move |()| {
+            if let Some(index) = index {
+                dispatcher.dispatch(PlayerAction::Answer(index));
             }
         })
     };
     html! {
         <Narrative
             {hidden}
-            {tried}
-            {ontry}
+            {task}
+            {prediction}
+            {onanswer}
+            {reached}
             step={narrative.as_ref().map(|(_, step)| step.clone())}
             number={narrative.as_ref().map(|(index, _)| *index as u32 + 1).unwrap_or(0)}
             count={lesson.steps.len() as u32}
             key={format!("{}-{}", lesson.id, narrative.as_ref().map(|(index, _)| *index).unwrap_or(0))}
         />
+    }
+}
+
+/// The task of step `index`, with what the lab shows of it.
+fn task_card(
+    lesson: &Lesson,
+    player: &UseReducerHandle<PlayerState>,
+    picked: &UseStateHandle<Option<(usize, String)>>,
+    index: usize,
+    task: Task,
+    predicted: bool,
+) -> Html {
+    let (variant, cursor) = player.located();
+    let written = &lesson.variants[variant].scenario;
+    let shown = player.scenario_of(variant);
+    let dispatcher = player.dispatcher();
+    let done = match &task {
+        Task::Flip { switch, on, .. } => switch.get(shown) == *on,
+        Task::Inject { fault, .. } => shown.faults.contains(fault),
+        Task::Until { event, .. } => cursor >= *event && shown == written,
+        Task::Choose { .. } | Task::FindLine { .. } => false,
+    };
+    let onact = {
+        let task = task.clone();
+        let dispatcher = dispatcher.clone();
+        Callback::from(move |()| match &task {
+            Task::Flip { switch, .. } => dispatcher.dispatch(PlayerAction::FlipSwitch(*switch)),
+            Task::Inject { fault, .. } => {
+                dispatcher.dispatch(PlayerAction::ToggleFault(fault.clone()))
+            }
+            _ => {}
+        })
+    };
+    let (options, onchoose) = match &task {
+        Task::Choose { options, .. } => {
+            let changed: Vec<Option<lab_engine::Scenario>> = options
+                .iter()
+                .map(|option| option.change.apply(written))
+                .collect();
+            let onchoose = {
+                let changed = changed.clone();
+                Callback::from(move |option: usize| {
+                    if let Some(Some(scenario)) = changed.get(option) {
+                        dispatcher.dispatch(PlayerAction::Apply(scenario.clone()));
+                    }
+                })
+            };
+            let shown_now = changed
+                .iter()
+                .map(|scenario| scenario.as_ref() == Some(shown))
+                .collect();
+            (shown_now, onchoose)
+        }
+        _ => (Vec::new(), Callback::noop()),
+    };
+    let broken = player.trace().first_broken().is_some();
+    let picked = picked
+        .as_ref()
+        .filter(|(step, _)| *step == index)
+        .map(|(_, line)| AttrValue::from(line.clone()));
+    html! {
+        <TaskCard {task} {done} {predicted} shown={options} {broken} {picked} {onact} {onchoose} />
     }
 }

@@ -247,20 +247,22 @@ fn calls_per_tick_plot(runs: &[PolicyRun]) -> Html {
                 stroke-width="1.6" stroke-dasharray={dash} />
         }
     });
-    let legend = runs.iter().enumerate().map(|(index, run)| {
+    // The legend is a list beside the plot, never over its lines; each swatch is a small SVG
+    // styled by presentation attributes, which the CSP allows.
+    let legend = runs.iter().map(|run| {
         let (stroke, dash) = line_style(run.policy);
-        let x = MARGIN_LEFT + 8.0 + (index % 3) as f64 * 190.0;
-        let y = 18.0 + (index / 3) as f64 * 16.0;
         html! {
-            <g>
-                <line x1={format!("{x}")} x2={format!("{}", x + 24.0)} y1={format!("{y}")} y2={format!("{y}")}
-                    stroke={stroke} stroke-width="2" stroke-dasharray={dash} />
-                <text x={format!("{}", x + 30.0)} y={format!("{}", y + 4.0)}>{ run.policy.label() }</text>
-            </g>
+            <li>
+                <svg class="swatch" viewBox="0 0 28 10" width="28" height="10" aria-hidden="true">
+                    <line x1="0" x2="28" y1="5" y2="5" stroke={stroke} stroke-width="2" stroke-dasharray={dash} />
+                </svg>
+                { run.policy.label() }
+            </li>
         }
     });
     let axis_y = HEIGHT - MARGIN_BOTTOM;
     html! {
+        <div class="plot-with-legend">
         <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-labelledby="calls-plot-title calls-plot-desc">
             <title id="calls-plot-title">{ "Calls per tick, each policy overlaid" }</title>
             <desc id="calls-plot-desc">{ format!("Mean calls per tick, on a log scale, in {BINS} spans of ticks 1 to {last}; the table below gives the figures.") }</desc>
@@ -271,8 +273,9 @@ fn calls_per_tick_plot(runs: &[PolicyRun]) -> Html {
             <text x={format!("{MARGIN_LEFT}")} y={format!("{}", HEIGHT - 8.0)}>{ "tick 1" }</text>
             <text x={format!("{}", WIDTH - 8.0)} y={format!("{}", HEIGHT - 8.0)} text-anchor="end">{ format!("tick {last}") }</text>
             { for lines }
-            { for legend }
         </svg>
+        <ul class="plot-legend" aria-label="Policies">{ for legend }</ul>
+        </div>
     }
 }
 

@@ -225,6 +225,10 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         let dispatcher = player.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
     };
+    let onnext = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(PlayerAction::Next))
+    };
     // Whether the lab shows a counterexample the explorer found rather than the sandbox's
     // scenario (until the scenario changes and this lab is made anew).
     let counterexample = use_state(|| false);
@@ -259,7 +263,7 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
                     if *counterexample {
                         <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
                     }
-                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
+                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} {onnext} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
                     <EventCard trace={Rc::clone(&trace)} {cursor} />
                     if total > operations.len() {
                         <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>

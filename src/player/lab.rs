@@ -30,6 +30,12 @@ pub struct LabProps {
     /// Shown under the switches: the share and explore bars of the page.
     #[prop_or_default]
     pub children: Html,
+    /// A "find the line" task: the code panel's lines become buttons, and picking one says so.
+    #[prop_or_default]
+    pub onpick: Option<Callback<String>>,
+    /// The line the learner picked, if any.
+    #[prop_or_default]
+    pub picked: Option<AttrValue>,
 }
 
 /// A callback that dispatches the action `make` builds from its argument.
@@ -58,6 +64,8 @@ pub fn Lab(props: &LabProps) -> Html {
         .collect();
     let ongo = send(player, PlayerAction::Seek);
     let ontoggleplay = send(player, |()| PlayerAction::TogglePlay);
+    let onnext = send(player, |()| PlayerAction::Next);
+    let onskip = send(player, |_: MouseEvent| PlayerAction::SkipPrediction);
     let onspeed = Callback::from(move |speed: Speed| app.dispatch(AppAction::SetSpeed(speed)));
     let ongoevent = send(player, PlayerAction::SeekEvent);
     let onflip = send(player, PlayerAction::FlipSwitch);
@@ -108,12 +116,21 @@ pub fn Lab(props: &LabProps) -> Html {
                     ongo={ongo.clone()}
                 />
             }
-            <Stepper frame={player.frame()} total={player.frames().total()} ongo={ongo} playing={player.playing()} {ontoggleplay} markers={player.markers()} {speed} {onspeed} />
+            <Stepper frame={player.frame()} total={player.frames().total()} ongo={ongo} {onnext} playing={player.playing()} {ontoggleplay} markers={player.markers()} {speed} {onspeed} />
+            if player.held().is_some() {
+                <div class="predict-first" role="alert">
+                    <p>
+                        <strong>{ "Predict first." }</strong>
+                        { " This part asks what you think happens next. Answer its question in the lesson text, then press Next; or skip it." }
+                    </p>
+                    <button type="button" onclick={onskip}>{ "Skip the prediction" }</button>
+                </div>
+            }
             <EventCard trace={Rc::clone(&trace)} {cursor} />
             <RecordTable trace={Rc::clone(&trace)} {cursor} operations={operations.clone()} />
             <SequenceDiagram trace={Rc::clone(&trace)} {cursor} />
             <div class="lab-pair">
-                <CodePanel trace={Rc::clone(&trace)} {cursor} />
+                <CodePanel trace={Rc::clone(&trace)} {cursor} onpick={props.onpick.clone()} picked={props.picked.clone()} />
                 <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
             </div>
             <WhatCouldGoWrong scenario={scenario.clone()} budget={designs[variant].budget.clone()} {onopen} />

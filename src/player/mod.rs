@@ -38,14 +38,25 @@ use yew::prelude::*;
 pub use explore::WhatCouldGoWrong;
 pub use hooks::{use_playback, use_shortcuts};
 pub use lab::Lab;
-pub use state::{Design, PlayerAction, PlayerState, Setup};
+pub use state::{Design, Part, PlayerAction, PlayerState, Prediction, Setup};
 
 use crate::store::use_app;
 
 /// The player's reducer, with playback at the learner's speed and the keyboard shortcuts.
 #[hook]
 pub fn use_player(designs: Rc<Vec<Design>>, setup: Setup) -> UseReducerHandle<PlayerState> {
-    let player = use_reducer(move || PlayerState::new(designs, setup));
+    use_player_with(designs, Rc::new(Vec::new()), setup)
+}
+
+/// [`use_player`] for a lesson: Next waits at a part that asks a prediction until the learner
+/// answers or skips it.
+#[hook]
+pub fn use_player_with(
+    designs: Rc<Vec<Design>>,
+    parts: Rc<Vec<Part>>,
+    setup: Setup,
+) -> UseReducerHandle<PlayerState> {
+    let player = use_reducer(move || PlayerState::new(designs, setup).with_parts(parts));
     let speed = use_app().settings.speed;
     use_playback(&player, speed);
     use_shortcuts(&player);

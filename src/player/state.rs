@@ -2,9 +2,10 @@
 //! variant of one design, the frame shown, playback and the small dialogs. The reducer is pure
 //! (no IO, no timers, no storage); it runs the engine only when a scenario changes, once.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use lab_course::{Lesson, VariantKind};
+use lab_course::{Lesson, QuestionKind, VariantKind};
 use lab_engine::{Budget, Engine, FaultRule, Scenario, Switch, Trace};
 use yew::Reducible;
 
@@ -49,6 +50,40 @@ impl Design {
     }
 }
 
+/// One part of a lesson's narrative, as the player needs it: where it starts (a design and the
+/// cursor in its run) and whether it asks the learner to predict what happens next.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub variant: usize,
+    pub at: u32,
+    pub predicts: bool,
+}
+
+impl Part {
+    /// The parts of a lesson, in order.
+    pub fn of_lesson(lesson: &Lesson) -> Vec<Part> {
+        lesson
+            .steps
+            .iter()
+            .map(|step| Part {
+                variant: step.variant as usize,
+                at: step.at,
+                predicts: step
+                    .questions
+                    .iter()
+                    .any(|question| question.kind == QuestionKind::Predict),
+            })
+            .collect()
+    }
+}
+
+/// What the learner did with a part's prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prediction {
+    Answered,
+    Skipped,
+}
+
 /// Where the player starts, or what a link asks it to show.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Setup {
@@ -91,6 +126,12 @@ pub enum PlayerAction {
     CloseHelp,
     /// Show or hide every design side by side.
     ToggleCompare,
+    /// Show this scenario in place of the design on show, at the same event.
+    Apply(Scenario),
+    /// The learner answered the prediction of this part (0-based).
+    Answer(usize),
+    /// The learner chose not to predict the part that holds Next back, and moves on.
+    SkipPrediction,
 }
 
 /// The player's state.
@@ -113,6 +154,13 @@ pub struct PlayerState {
     runs: u64,
     /// The last change came from a link (`Load`) or the start, not from the learner.
     from_link: bool,
+    /// A lesson's parts: moving on from a part that asks a prediction waits for an answer (or a
+    /// skip). Empty outside a lesson.
+    parts: Rc<Vec<Part>>,
+    /// What the learner did with each part's prediction, by part.
+    predictions: BTreeMap<usize, Prediction>,
+    /// The part whose prediction holds Next back, after the learner pressed it.
+    held: Option<usize>,
 }
 
 impl PlayerState {
@@ -146,11 +194,44 @@ impl PlayerState {
             notice: None,
             runs,
             from_link: true,
+            parts: Rc::new(Vec::new()),
+            predictions: BTreeMap::new(),
+            held: None,
         };
         match state.error {
             Some(_) => state,
             None => state.load(setup),
         }
+    }
+
+    /// The same player, for a lesson with these parts: Next waits at a prediction.
+    pub fn with_parts(mut self, parts: Rc<Vec<Part>>) -> PlayerState {
+        self.parts = parts;
+        self
+    }
+
+    /// The part shown at the current frame: the last that starts at or before it.
+    pub fn part(&self) -> Option<usize> {
+        let here = self.located();
+        self.parts
+            .iter()
+            .rposition(|part| (part.variant, part.at) <= here)
+    }
+
+    /// The part whose prediction holds Next back, once the learner pressed it.
+    pub fn held(&self) -> Option<usize> {
+        self.held
+    }
+
+    /// What the learner did with each part's prediction, by part (0-based).
+    pub fn predictions(&self) -> &BTreeMap<usize, Prediction> {
+        &self.predictions
+    }
+
+    /// The part shown, if it asks a prediction the learner has neither answered nor skipped.
+    fn waiting(&self) -> Option<usize> {
+        self.part()
+            .filter(|&part| self.parts[part].predicts && !self.predictions.contains_key(&part))
     }
 
     /// The designs as written (not as the learner changed them).
@@ -293,7 +374,20 @@ impl PlayerState {
 
     fn seek(mut self, frame: u32) -> PlayerState {
         self.frame = frame.min(self.frames.last());
+        self.held = None;
         self
+    }
+
+    /// One frame on, unless the part shown waits for a prediction: then Next is held back (and
+    /// playback stops) until the learner answers or skips.
+    fn forward(mut self) -> PlayerState {
+        if let Some(part) = self.waiting() {
+            self.held = Some(part);
+            self.playing = false;
+            return self;
+        }
+        let frame = self.frame + 1;
+        self.seek(frame)
     }
 
     /// Shows `custom` (or the designs as written, for `None`), at the frame `at` picks in the
@@ -360,10 +454,7 @@ impl Reducible for PlayerState {
         let mut state = (*self).clone();
         state.from_link = false;
         let state = match action {
-            PlayerAction::Next => {
-                let frame = state.frame + 1;
-                state.seek(frame)
-            }
+            PlayerAction::Next => state.forward(),
             PlayerAction::Back => {
                 let frame = state.frame.saturating_sub(1);
                 state.seek(frame)
@@ -379,14 +470,19 @@ impl Reducible for PlayerState {
                 if !state.playing && state.frame >= state.frames.last() {
                     state.frame = 0;
                 }
+                if !state.playing {
+                    if let Some(part) = state.waiting() {
+                        state.held = Some(part);
+                        return Rc::new(state);
+                    }
+                }
                 state.playing = !state.playing;
                 state
             }
             PlayerAction::Tick if !state.playing => return self,
             PlayerAction::Tick => {
-                let frame = state.frame + 1;
-                let mut state = state.seek(frame);
-                state.playing = state.frame < state.frames.last();
+                let mut state = state.forward();
+                state.playing = state.playing && state.frame < state.frames.last();
                 state
             }
             PlayerAction::FlipSwitch(switch) => {
@@ -452,6 +548,21 @@ impl Reducible for PlayerState {
                 state.comparing = !state.comparing;
                 state
             }
+            PlayerAction::Apply(scenario) => state.change(scenario),
+            PlayerAction::Answer(part) => {
+                state.predictions.insert(part, Prediction::Answered);
+                if state.held == Some(part) {
+                    state.held = None;
+                }
+                state
+            }
+            PlayerAction::SkipPrediction => match state.held.take() {
+                Some(part) => {
+                    state.predictions.entry(part).or_insert(Prediction::Skipped);
+                    state.forward()
+                }
+                None => state,
+            },
         };
         Rc::new(state)
     }
@@ -533,6 +644,53 @@ mod tests {
         assert!(!off.scenario_of(0).faults.contains(&rule));
         let on = reduce(&off, PlayerAction::ToggleFault(rule));
         assert!(on.custom().is_none());
+    }
+
+    fn lesson_player(id: &str) -> Rc<PlayerState> {
+        let lesson = lesson(id);
+        Rc::new(
+            PlayerState::new(Rc::new(Design::of_lesson(&lesson)), Setup::default())
+                .with_parts(Rc::new(Part::of_lesson(&lesson))),
+        )
+    }
+
+    #[test]
+    fn next_waits_at_a_prediction_until_it_is_answered() {
+        // Lesson 01's first part asks a prediction at frame 0.
+        let state = lesson_player("lost-reply");
+        assert_eq!(state.part(), Some(0));
+        let held = reduce(&state, PlayerAction::Next);
+        assert_eq!(held.frame(), 0, "Next does not move");
+        assert_eq!(held.held(), Some(0));
+        let played = reduce(&state, PlayerAction::TogglePlay);
+        assert!(!played.playing(), "nor does Play");
+        assert_eq!(played.held(), Some(0));
+        let answered = reduce(&held, PlayerAction::Answer(0));
+        assert_eq!(answered.held(), None);
+        assert_eq!(answered.predictions().get(&0), Some(&Prediction::Answered));
+        assert_eq!(reduce(&answered, PlayerAction::Next).frame(), 1);
+        // The scrubber and the markers are not held.
+        assert_eq!(reduce(&state, PlayerAction::Seek(3)).frame(), 3);
+    }
+
+    #[test]
+    fn a_skipped_prediction_is_recorded_and_moves_on() {
+        let state = lesson_player("lost-reply");
+        let skipped = reduce(
+            &reduce(&state, PlayerAction::Next),
+            PlayerAction::SkipPrediction,
+        );
+        assert_eq!(skipped.frame(), 1);
+        assert_eq!(skipped.predictions().get(&0), Some(&Prediction::Skipped));
+        // A skip with nothing held does nothing.
+        let idle = reduce(&state, PlayerAction::SkipPrediction);
+        assert_eq!(idle.frame(), 0);
+        assert!(idle.predictions().is_empty());
+        // Answering after a skip counts as answered.
+        let later = reduce(&skipped, PlayerAction::Answer(0));
+        assert_eq!(later.predictions().get(&0), Some(&Prediction::Answered));
+        // Without parts (the sandbox), Next never waits.
+        assert_eq!(reduce(&player("lost-reply"), PlayerAction::Next).frame(), 1);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! How far the learner got in each lesson. Steps are the 1-based step numbers of the lesson URL.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +31,20 @@ pub struct Progress {
     /// builds ignore it, so the format version is unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_ms: Option<u64>,
+    /// Which parts' predictions the learner answered and which they skipped, by lesson. Absent
+    /// when none was asked yet; older builds ignore it, so the format version is unchanged.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub predictions: BTreeMap<String, Predictions>,
+}
+
+/// The parts of one lesson (1-based) whose prediction the learner answered, and those they
+/// skipped to move on. A part is in one set at most: an answer after a skip counts as answered.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Predictions {
+    #[serde(default)]
+    pub answered: BTreeSet<u32>,
+    #[serde(default)]
+    pub skipped: BTreeSet<u32>,
 }
 
 /// How far the learner got in one lesson.
@@ -53,6 +67,7 @@ impl Default for Progress {
             lessons: BTreeMap::new(),
             last: None,
             last_ms: None,
+            predictions: BTreeMap::new(),
         }
     }
 }
@@ -119,7 +134,43 @@ impl Progress {
             next.last.clone_from(&other.last);
             next.last_ms = other.last_ms;
         }
+        for (id, theirs) in &other.predictions {
+            if !next.predictions.contains_key(id) && next.predictions.len() >= LESSONS_MAX as usize
+            {
+                continue;
+            }
+            let ours = next.predictions.entry(id.clone()).or_default();
+            ours.answered.extend(theirs.answered.iter().copied());
+            ours.skipped.extend(theirs.skipped.iter().copied());
+            let answered = ours.answered.clone();
+            ours.skipped.retain(|part| !answered.contains(part));
+        }
         next
+    }
+
+    /// The progress after the learner answered (or skipped) the prediction of `part` (1-based) in
+    /// `lesson`, or `None` when that changes nothing or cannot be kept (a bad id, a part past
+    /// the cap, a new lesson past the cap).
+    pub fn predicted(&self, lesson: &str, part: u32, skipped: bool) -> Option<Progress> {
+        let before = self.predictions.get(lesson);
+        let countable = (1..=STEPS_MAX).contains(&part)
+            && id_fits(lesson)
+            && (before.is_some() || self.predictions.len() < LESSONS_MAX as usize);
+        let known = before.is_some_and(|before| {
+            before.answered.contains(&part) || (skipped && before.skipped.contains(&part))
+        });
+        if !countable || known {
+            return None;
+        }
+        let mut next = self.clone();
+        let entry = next.predictions.entry(lesson.to_string()).or_default();
+        if skipped {
+            entry.skipped.insert(part);
+        } else {
+            entry.skipped.remove(&part);
+            entry.answered.insert(part);
+        }
+        Some(next)
     }
 
     /// How many lessons have been visited.
@@ -137,6 +188,25 @@ impl Versioned for Progress {
             return Err(format!(
                 "it lists {count} lessons, and the lab keeps at most {LESSONS_MAX}"
             ));
+        }
+        if self.predictions.len() > LESSONS_MAX as usize {
+            return Err(format!(
+                "it records predictions for {} lessons, and the lab keeps at most {LESSONS_MAX}",
+                self.predictions.len()
+            ));
+        }
+        for (id, parts) in &self.predictions {
+            let outside = parts
+                .answered
+                .iter()
+                .chain(&parts.skipped)
+                .any(|part| !(1..=STEPS_MAX).contains(part));
+            if !id_fits(id) || outside {
+                return Err(format!(
+                    "the predictions of lesson \"{}\" name an empty or too long id, or a part outside 1 to {STEPS_MAX}",
+                    quote(id)
+                ));
+            }
         }
         for (id, lesson) in &self.lessons {
             if !id_fits(id) {

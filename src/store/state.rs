@@ -36,6 +36,12 @@ pub enum AppAction {
         /// When, in milliseconds since 1970: read by the caller, so the reducer stays pure.
         now_ms: u64,
     },
+    /// The learner answered, or skipped, the prediction of `part` (1-based) of a lesson.
+    Predicted {
+        lesson: String,
+        part: u32,
+        skipped: bool,
+    },
     SetTheme(Theme),
     TogglePresenter,
     SetSpeed(Speed),
@@ -108,6 +114,14 @@ impl Reducible for AppState {
                 total,
                 now_ms,
             } => match self.progress.visited(&lesson, step, total, now_ms) {
+                Some(progress) => self.with_progress(progress),
+                None => self,
+            },
+            AppAction::Predicted {
+                lesson,
+                part,
+                skipped,
+            } => match self.progress.predicted(&lesson, part, skipped) {
                 Some(progress) => self.with_progress(progress),
                 None => self,
             },

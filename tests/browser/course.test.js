@@ -17,6 +17,7 @@ import {
   waitForStep,
   waitForText,
   useSite,
+  stepOn,
 } from './support.js';
 
 /** What a learner sees change from step to step, as text. */
@@ -56,7 +57,7 @@ describe('the whole course', () => {
       const seen = [await visible(page)];
       await next.focus();
       for (let step = 2; step <= total; step += 1) {
-        await page.keyboard.press('ArrowRight');
+        await stepOn(page, () => page.keyboard.press('ArrowRight'));
         await waitForStep(page, step, total);
         seen.push(await visible(page));
       }

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { PAGES } from './pages.js';
-import { assertNoErrors, newPage, stepper, useSite, waitForStep, waitForText } from './support.js';
+import { assertNoErrors, newPage, stepOn, stepper, useSite, waitForStep, waitForText
+} from './support.js';
 
 /** Records every CSP violation of the page in window.cspViolations, from its first script on. */
 async function watchViolations(page) {
@@ -77,7 +78,7 @@ describe('Content-Security-Policy', () => {
     const { next, count } = stepper(page);
     const total = Number((await waitForText(count, /^Step 1 of \d+$/, { what: 'the step count' })).match(/of (\d+)/)[1]);
     for (let step = 2; step <= total; step += 1) {
-      await next.click();
+      await stepOn(page);
       await waitForStep(page, step, total);
     }
     await assertNoViolations(page, 'the lesson played to its end');

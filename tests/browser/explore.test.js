@@ -15,6 +15,7 @@ import {
   stepper,
   waitForText,
   useSite,
+  stepOn,
 } from './support.js';
 
 /** `lab explore FILE --json`: one report per design, in the lesson's order. */
@@ -134,7 +135,7 @@ describe('what could go wrong', () => {
     await page.getByRole('status').filter({ hasText: /^Exploring: \d+ distinct states/ }).waitFor();
     // A key still steps the lab while the explorer runs.
     const before = Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
-    await page.keyboard.press('ArrowRight');
+    await stepOn(page, () => page.keyboard.press('ArrowRight'));
     await waitForText(stepper(page).count, new RegExp(`^Step ${before + 1} of \\d+$`), { what: 'a step during the search' });
     await cancel.click();
     await findings(page).getByText(/Cancelled: the figures count what was explored so far\./).waitFor();

@@ -9,6 +9,7 @@ import {
   lessonUrl,
   newPage,
   open,
+  predictFirst,
   startServer,
   stepper,
   stopServer,
@@ -63,6 +64,16 @@ describe('interaction', () => {
       await page.keyboard.press('Tab');
     }
 
+    // The first part asks a prediction: Enter on Next asks for it first, and stays put.
+    await page.keyboard.press('Enter');
+    await predictFirst(page).waitFor();
+    await waitForStep(page, 1, total);
+    assert.ok(await isFocused(next), 'Next keeps the focus when it waits for a prediction');
+    // The learner picks an answer; then Enter and Space on Next each step on.
+    const question = page.getByRole('group', { name: /^Predict: / }).first();
+    await question.getByRole('button').first().click();
+    await waitForText(() => predictFirst(page).count().then(String), '0', { what: 'the notice gone once answered' });
+    await next.focus();
     await page.keyboard.press('Enter');
     await waitForStep(page, 2, total);
     assert.ok(await isFocused(next), 'Next keeps the focus after Enter');

@@ -13,6 +13,7 @@ import {
   waitForStep,
   waitForText,
   useSite,
+  stepOn,
 } from './support.js';
 
 const LESSON = 'lost-reply';
@@ -89,7 +90,7 @@ describe('navigation', () => {
       await row.waitFor();
 
       // The lesson works: Next goes to step 2 and the notice, now out of date, goes away.
-      await next.click();
+      await stepOn(page);
       await waitForStep(page, 2, total);
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/2`);
       assert.equal(await notice.count(), 0, 'the notice is gone at step 2');

@@ -48,6 +48,25 @@ export const PAGES = [
     },
   },
   {
+    name: 'a prediction that Next waits for',
+    hash: '#/lesson/lost-reply/1',
+    reach: async (page) => {
+      await stepNumbers(page);
+      await page.keyboard.press('ArrowRight');
+      await page.getByRole('button', { name: 'Skip the prediction' }).waitFor();
+    },
+  },
+  {
+    name: 'a "find the line" task, its lines as buttons',
+    hash: '#/lesson/review/1',
+    reach: async (page) => {
+      await stepNumbers(page);
+      const line = page.getByRole('region', { name: 'Code' }).getByRole('button', { name: /^Line 3: / });
+      await line.click();
+      await page.getByRole('group', { name: 'Try it' }).getByRole('status').waitFor();
+    },
+  },
+  {
     name: 'the compare view',
     hash: '#/lesson/naive-retry/6',
     reach: async (page) => {

@@ -4,19 +4,12 @@
 // the longest task the page ran meanwhile (a frozen page would show one long task).
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 
-import { ROOT, assertNoErrors, newPage, open, useSite } from './support.js';
+import { assertNoErrors, labJson, newPage, open, useSite } from './support.js';
 
 /** Runs `lab retries ARGS --json`: the built binary when LAB_BIN names it, else through cargo. */
-function native(args) {
-  const [command, prefix] = process.env.LAB_BIN
-    ? [process.env.LAB_BIN, []]
-    : ['cargo', ['run', '-q', '-p', 'lab', '--']];
-  const out = execFileSync(command, [...prefix, 'retries', ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
-  return out.trim().split('\n').map((line) => JSON.parse(line));
-}
+const native = (args) => labJson(['retries', ...args, '--json']);
 
 /** The page's label for each policy, by its JSON name. */
 const LABELS = {
@@ -125,4 +118,28 @@ describe('retry policies page', () => {
     assertNoErrors(errors, 'the retry policies page');
     await close();
   });
+
+  for (const width of [1280, 375]) {
+    it(`at ${width} px the legend sits beside or under the plot, never over it, and the plot takes the width`, async () => {
+      const { page, errors, close } = await newPage(browser);
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, `${origin}/#/retries`);
+      await computed(page, 100, 0);
+      const plot = page.getByRole('img', { name: 'Calls per tick, each policy overlaid' });
+      const legend = page.getByRole('list', { name: 'Policies' });
+      assert.deepEqual(await legend.getByRole('listitem').allInnerTexts(), Object.values(LABELS), 'one entry per policy, in order');
+      const [box, key, section] = await Promise.all([
+        plot.boundingBox(),
+        legend.boundingBox(),
+        page.getByRole('region', { name: 'Clients contending for one resource' }).boundingBox(),
+      ]);
+      const apart = key.x >= box.x + box.width || key.y >= box.y + box.height;
+      assert.ok(apart, `the legend ${JSON.stringify(key)} lies outside the plot ${JSON.stringify(box)}`);
+      const used = (box.width + (key.x >= box.x + box.width ? key.width : 0)) / section.width;
+      assert.ok(used > 0.85, `plot and legend use ${Math.round(used * 100)} % of the section's width`);
+      if (width === 375) assert.ok(key.y >= box.y + box.height, 'at 375 px the legend is under the plot');
+      assertNoErrors(errors, `the retry policies page at ${width} px`);
+      await close();
+    });
+  }
 });

@@ -19,6 +19,7 @@ import {
   stepper,
   stopServer,
   waitForStep,
+  stepOn,
 } from './support.js';
 
 const LESSON = 'lost-reply';
@@ -44,7 +45,7 @@ describe('the lost-reply lesson, step by step', () => {
     await waitForStep(page, 1, total);
     const states = [await readLessonState(page, OP)];
     for (let step = 2; step <= total; step += 1) {
-      await stepper(page).next.click();
+      await stepOn(page);
       await waitForStep(page, step, total);
       states.push(await readLessonState(page, OP));
     }
@@ -103,7 +104,7 @@ describe('the lost-reply lesson, step by step', () => {
     const seen = [];
     for (const frame of frames) {
       if (frame.step > 1) {
-        await next.click();
+        await stepOn(page);
         await waitForStep(page, frame.step, total);
       }
       const where = `step ${frame.step} (design ${frame.variant + 1}, event ${frame.cursor})`;
@@ -205,14 +206,14 @@ describe('the lost-reply lesson, step by step', () => {
         assert.equal(row[column].value, frames[step - 2].cells[column], `Back from ${step}: ${column}`);
       }
       assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}/${step - 1}`);
-      await next.click();
+      await stepOn(page);
       await waitForStep(page, step, total);
       assert.deepEqual(await readLessonState(page, OP), here, `Back then Next at step ${step} shows step ${step} again`);
     };
     /** Steps forward with Next to `to`, checking Back/Next at each of `checks` on the way. */
     const walk = async (from, to, checks) => {
       for (let step = from + 1; step <= to; step += 1) {
-        await next.click();
+        await stepOn(page);
         await waitForStep(page, step, total);
         if (checks.includes(step)) await backAndForth(step);
       }

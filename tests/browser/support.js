@@ -190,6 +190,30 @@ export function stepper(page) {
   };
 }
 
+/** The lab's "Predict first" notice, shown when Next waits for the part's prediction. */
+export function predictFirst(page) {
+  return page.getByRole('alert').filter({ hasText: 'Predict first.' });
+}
+
+/**
+ * One step on, as a learner who does not predict: `press` (Next by default) and, when the lesson
+ * holds Next back for the part's prediction, "Skip the prediction", which moves on. Resolves once
+ * the step count has changed.
+ */
+export async function stepOn(page, press = () => stepper(page).next.click()) {
+  const count = stepper(page).count;
+  const before = await count.textContent();
+  await press();
+  const skip = page.getByRole('button', { name: 'Skip the prediction' });
+  const deadline = Date.now() + TIMEOUT;
+  while (Date.now() < deadline) {
+    if ((await count.textContent()) !== before) return;
+    if (await skip.isVisible()) await skip.click();
+    else await page.waitForTimeout(15);
+  }
+  throw new Error(`Next did not move on from "${before}" within ${TIMEOUT} ms`);
+}
+
 /** Waits for "Step K of N" in the stepper. */
 export function waitForStep(page, step, total) {
   return waitForText(stepper(page).count, `Step ${step} of ${total}`, { what: 'the step count' });
@@ -286,6 +310,15 @@ export function courseLessonIds() {
     ids.push(...[...list.matchAll(/"([^"]+)"/g)].map((match) => match[1]));
   }
   return ids;
+}
+
+/**
+ * Runs `lab ARGS` (the binary $LAB_BIN names, else through cargo) and reads its JSON lines.
+ */
+export function labJson(args) {
+  const [command, prefix] = process.env.LAB_BIN ? [process.env.LAB_BIN, []] : ['cargo', ['run', '-q', '-p', 'lab', '--']];
+  const out = execFileSync(command, [...prefix, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return out.trim().split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
 }
 
 /**

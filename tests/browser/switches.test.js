@@ -18,6 +18,7 @@ import {
   stepper,
   waitForText,
   useSite,
+  stepOn,
 } from './support.js';
 
 describe('switches', () => {
@@ -70,7 +71,7 @@ describe('switches', () => {
     await waitForText(() => stepText(page), new RegExp(`^Step \\d+ of ${totalBoth}$`), { what: 'the re-run design' });
     // Design 1 now runs as the safe design does: step on to its last event.
     for (let step = duplicateStep + 1; step <= bothOn.events.length + 1; step += 1) {
-      await page.keyboard.press('ArrowRight');
+      await stepOn(page, () => page.keyboard.press('ArrowRight'));
       await waitForText(() => stepText(page), `Step ${step} of ${totalBoth}`, { what: 'the step count' });
     }
     assert.equal((await provider(page)).value, '1: receipt-OP-002');

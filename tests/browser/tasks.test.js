@@ -1,32 +1,30 @@
-// Every lesson's "try it" tasks, done in a real browser: each step that asks the learner to flip a
-// switch shows the task, its button flips that switch on the lab, and the changed design then
-// shows what the lesson promised (every invariant holding, or one broken) at its last event.
+// Every lesson's tasks, done in a real browser, and the prediction Next waits for. The tasks come
+// from the checker itself (`lab tasks`: each one compiled and held to its promise), so nothing
+// here is hand-typed: each task is opened at its part, done by role and accessible name, and the
+// page must then show what the engine says (an invariant holding or broken at the design's last
+// event, a policy's calls, the event a "run until" names, the wrong line of the code panel).
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 
 import {
-  ROOT,
   assertNoErrors,
   courseLessonIds,
+  engineTraces,
+  labJson,
   lessonFile,
   lessonUrl,
   newPage,
   open,
+  predictFirst,
+  stepOn,
   stepper,
   waitForStep,
   waitForText,
   useSite,
 } from './support.js';
 
-/** The tasks of a lesson file, in file order: `try = { switch, on, expect }`, one a line. */
-function tasksOf(file) {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const pattern = /^try = \{ switch = "(\w+)", on = (true|false), expect = "(holds|breaks)" \}$/gm;
-  return [...text.matchAll(pattern)].map(([, name, on, expect]) => ({ name, on: on === 'true', expect }));
-}
+const TASKS = labJson(['tasks', 'lessons']);
 
 /** Which design the lab shows: the index of the design bar's current button. */
 const currentDesign = (page) =>
@@ -38,65 +36,208 @@ const currentDesign = (page) =>
 const partTitle = (page) =>
   page.getByRole('region').filter({ hasText: /^\s*Part \d+ of \d+/ }).getByRole('heading', { level: 2 }).textContent();
 
+const stepNumbers = async (page) =>
+  (await stepper(page).count.textContent()).match(/(\d+) of (\d+)/).slice(1).map(Number);
+
+/** Steps on to the last event of the design on show; says whether its Invariants panel shows a break. */
+async function brokenAtDesignEnd(page) {
+  const design = await currentDesign(page);
+  let [step, steps] = await stepNumbers(page);
+  while (step < steps) {
+    await stepOn(page, () => page.keyboard.press('ArrowRight'));
+    await waitForStep(page, step + 1, steps);
+    if ((await currentDesign(page)) !== design) {
+      await page.keyboard.press('ArrowLeft');
+      await waitForStep(page, step, steps);
+      break;
+    }
+    step += 1;
+  }
+  return /broken at event/.test(await page.getByRole('region', { name: 'Invariants' }).innerText());
+}
+
+/** The 1-based step (frame + 1) of a design's cursor, from the engine's traces. */
+const stepOf = (traces, variant, cursor) =>
+  traces.slice(0, variant).reduce((sum, trace) => sum + trace.events.length + 1, 0) + cursor + 1;
+
+const promise = (expect) =>
+  expect === 'holds' ? 'every invariant holds.' : 'an invariant breaks.';
+
+const DO = {
+  async flip(page, task, where) {
+    const box = page.getByRole('group', { name: 'Try it' });
+    await box.getByText(task.on ? /^Turn on the switch/ : /^Turn off the switch/).waitFor();
+    await box.getByRole('button', { name: 'Flip it for me' }).click();
+    await box.getByText(`Done: in this run ${promise(task.expect)}`).waitFor();
+    await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByText('your changes').waitFor();
+    assert.equal(await brokenAtDesignEnd(page), task.expect === 'breaks', `${where}: the Invariants panel at the design's last event`);
+  },
+
+  async inject(page, task, where, { step }) {
+    const box = page.getByRole('group', { name: 'Try it' });
+    await box.getByText(/^Inject the fault /).waitFor();
+    await box.getByRole('button', { name: 'Inject it for me' }).click();
+    await box.getByText(/^The fault is in\. Answer the prediction/).waitFor();
+    // Next waits for the prediction, and so does the outcome.
+    await page.keyboard.press('ArrowRight');
+    await predictFirst(page).waitFor();
+    // Still at the step (the fault may have changed how many steps the lesson has).
+    await waitForText(stepper(page).count, new RegExp(`^Step ${step} of \\d+$`), { what: 'the step count' });
+    const question = page.getByRole('group', { name: /^Predict: / }).first();
+    await question.getByRole('button').first().click();
+    await box.getByText(/^Done: the fault is in, and in this run /).waitFor();
+    assert.match(await box.innerText(), new RegExp(promise(task.expect).replace('.', '\\.')), `${where}: the outcome shown`);
+    assert.equal(await predictFirst(page).count(), 0, `${where}: an answer releases Next`);
+    assert.equal(await brokenAtDesignEnd(page), task.expect === 'breaks', `${where}: the Invariants panel at the design's last event`);
+  },
+
+  async until(page, task, where, { traces, part }) {
+    // Reached when the cursor reaches the event: not one step before, and exactly there.
+    const target = stepOf(traces, part.variant, task.event);
+    const done = page.getByText(`Done: you ran until event ${task.event}.`);
+    await page.getByRole('group', { name: 'Try it' }).getByText(`Run until event ${task.event}: `).waitFor();
+    let [step, total] = await stepNumbers(page);
+    while (step < target) {
+      assert.equal(await done.count(), 0, `${where}: not done at step ${step}, before event ${task.event}`);
+      await stepOn(page, () => page.keyboard.press('ArrowRight'));
+      step += 1;
+      await waitForStep(page, step, total);
+    }
+    await done.waitFor();
+    const event = traces[part.variant].events[task.event - 1];
+    assert.ok(task.what.startsWith(event.outcomeText), `${where}: the task names what event ${task.event} shows`);
+  },
+
+  async choose(page, task, where) {
+    const box = page.getByRole('group', { name: 'Try it' });
+    const feedback = box.getByRole('status');
+    for (const option of task.options) {
+      await box.getByRole('button', { name: option.label, exact: true }).click();
+      const text = await waitForText(feedback, option.correct ? /^Correct\. / : /^Not quite\. /, { what: `the verdict on "${option.label}"` });
+      if (option.change.policy) {
+        const { clients, capacity_per_tick: capacity, seed, attempts_max: attempts } = task.contention;
+        const [run] = labJson(['retries', '--clients', `${clients}`, '--capacity', `${capacity}`, '--attempts', `${attempts}`, '--seed', `${seed}`, '--policy', option.change.policy.policy, '--json']);
+        assert.match(text, new RegExp(` ${run.calls} calls from ${clients} clients; the last at tick ${run.completed_tick}\\.`), `${where}: "${option.label}" runs in the engine`);
+      } else {
+        const shows = option.correct ? 'every invariant holds.' : 'an invariant breaks.';
+        await waitForText(feedback, new RegExp(`The lab now runs this design: ${shows.replace('.', '\\.')}$`), { what: `the run of "${option.label}"` });
+      }
+    }
+    const best = task.options.find((option) => option.correct);
+    await box.getByRole('button', { name: best.label, exact: true }).click();
+    await waitForText(feedback, /^Correct\. /, { what: 'the verdict on the right option' });
+    if (!best.change.policy) {
+      assert.equal(await brokenAtDesignEnd(page), false, `${where}: the chosen design holds to its last event`);
+    }
+  },
+
+  async find_line(page, task, where) {
+    const code = page.getByRole('region', { name: 'Code' });
+    const box = page.getByRole('group', { name: 'Try it' });
+    const lines = code.getByRole('button', { name: /^Line \d+: / });
+    const names = await lines.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+    const right = names.findIndex((name) => name.replace(/^Line \d+: /, '') === task.line);
+    assert.ok(right >= 0, `${where}: the code panel has the line "${task.line}" as a button`);
+    const wrong = right === 0 ? 1 : 0;
+    await lines.nth(wrong).click();
+    await waitForText(box.getByRole('status'), /^Not this line\. /, { what: 'the verdict on a wrong line' });
+    // The right one, by keyboard.
+    await lines.nth(right).focus();
+    await page.keyboard.press('Enter');
+    await waitForText(box.getByRole('status'), /^Correct\. /, { what: 'the verdict on the wrong line' });
+    assert.equal(await lines.nth(right).getAttribute('aria-pressed'), 'true');
+  },
+};
+
 describe("every lesson's tasks", () => {
   let origin;
   let browser;
   useSite((site) => ({ origin, browser } = site));
 
   for (const id of courseLessonIds()) {
-    const tasks = tasksOf(lessonFile(id));
-    it(`${id}: each "try it" is shown where the lesson puts it and does what it promises`, async () => {
-      // Lesson 13's tasks belong to another change; every other lesson lets the learner make a fix.
-      if (id !== 'retry-bounds') assert.ok(tasks.length >= 1, `${id} has at least one task`);
+    const tasks = TASKS.filter((task) => task.lesson === id);
+    it(`${id}: each task is shown at its part and does what it promises`, async () => {
+      assert.ok(tasks.length >= 1, `${id} asks the learner to act at least once`);
+      const traces = engineTraces(lessonFile(id));
+      const total = traces.reduce((sum, trace) => sum + trace.events.length + 1, 0);
       const { page, errors, close } = await newPage(browser);
-      await open(page, lessonUrl(origin, id));
-      const first = await waitForText(stepper(page).count, /^Step 1 of \d+$/, { what: 'the step count' });
-      const total = Number(first.match(/of (\d+)/)[1]);
-      const task = page.getByRole('group', { name: 'Try it' });
-
-      // Walk with Next; a task's step is the first step of the part that shows it.
-      const found = [];
-      let part = null;
-      for (let step = 1; found.length < tasks.length; step += 1) {
-        assert.ok(step <= total, `${id}: found ${found.length} of ${tasks.length} tasks before the end`);
-        if (step > 1) {
-          await page.keyboard.press('ArrowRight');
-          await waitForStep(page, step, total);
-        }
-        const title = await partTitle(page).catch(() => null);
-        if (title !== part && (await task.count()) > 0) found.push(step);
-        part = title;
-      }
-
-      for (const [index, { name, on, expect }] of tasks.entries()) {
-        const where = `${id}, task ${index + 1} (${name} ${on ? 'on' : 'off'}) at step ${found[index]}`;
-        await open(page, lessonUrl(origin, id, found[index]));
-        await waitForStep(page, found[index], total);
-        await task.getByText(on ? /^Turn on the switch/ : /^Turn off the switch/).waitFor();
-        await task.getByRole('button', { name: 'Flip it for me' }).click();
-        const done = expect === 'holds' ? 'Done: in this run every invariant holds.' : 'Done: in this run an invariant breaks.';
-        await task.getByText(done).waitFor();
-        await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByText('your changes').waitFor();
-
-        // Step to the changed design's last event: the Invariants panel must agree with the task.
-        const design = await currentDesign(page);
-        let [step, steps] = (await stepper(page).count.textContent()).match(/(\d+) of (\d+)/).slice(1).map(Number);
-        while (step < steps) {
-          await page.keyboard.press('ArrowRight');
-          await waitForStep(page, step + 1, steps);
-          if ((await currentDesign(page)) !== design) {
-            await page.keyboard.press('ArrowLeft');
-            await waitForStep(page, step, steps);
-            break;
-          }
-          step += 1;
-        }
-        const invariants = await page.getByRole('region', { name: 'Invariants' }).innerText();
-        assert.equal(/broken at event/.test(invariants), expect === 'breaks', `${where}: the Invariants panel at the design's last event`);
-        await page.getByRole('button', { name: "Back to the lesson's design" }).click();
+      for (const part of tasks) {
+        const [kind] = Object.keys(part.task);
+        const task = part.task[kind];
+        const step = stepOf(traces, part.variant, part.at);
+        const where = `${id}, part ${part.part} (${kind}) at step ${step}`;
+        await open(page, lessonUrl(origin, id, step));
+        await waitForStep(page, step, total);
+        assert.equal((await partTitle(page)).trim(), part.title, `${where}: the part that shows the task`);
+        await DO[kind](page, task, where, { step, total, traces, part });
+        const reset = page.getByRole('button', { name: "Back to the lesson's design" });
+        if ((await reset.count()) > 0) await reset.click();
       }
       assertNoErrors(errors, id);
       await close();
     });
   }
+});
+
+describe('a prediction comes before Next', () => {
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  it('Next asks for the prediction; a skip moves on, shows, and is kept apart from answers in the progress', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, lessonUrl(origin, 'lost-reply'));
+    const [, total] = await stepNumbers(page);
+    const { next, back } = stepper(page);
+
+    // The Next button first asks; so does the keyboard.
+    await next.click();
+    await predictFirst(page).waitFor();
+    await waitForStep(page, 1, total);
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 1, total);
+    assert.equal(await predictFirst(page).count(), 1);
+
+    // A skip moves on, and the question says it was skipped.
+    await page.getByRole('button', { name: 'Skip the prediction' }).click();
+    await waitForStep(page, 2, total);
+    const question = page.getByRole('group', { name: /^Predict: A submit times out/ });
+    await question.getByText('Skipped: you did not predict. You can still answer.').waitFor();
+    // Once skipped, Next goes on.
+    await next.click();
+    await waitForStep(page, 3, total);
+    await back.click();
+    await waitForStep(page, 2, total);
+
+    const saved = () =>
+      page.evaluate(() => {
+        for (let index = 0; index < localStorage.length; index += 1) {
+          const value = localStorage.getItem(localStorage.key(index));
+          if (value?.includes('"predictions"')) return JSON.parse(value).predictions;
+        }
+        return null;
+      });
+    await waitForText(async () => JSON.stringify(await saved()), JSON.stringify({ 'lost-reply': { answered: [], skipped: [1] } }), { what: 'the saved predictions' });
+
+    // An answer after the skip counts as answered.
+    await question.getByRole('button', { name: 'We cannot tell from the timeout alone.' }).click();
+    assert.equal(await question.getByText(/^Skipped:/).count(), 0, 'the skip note gives way to the answer');
+    await waitForText(async () => JSON.stringify(await saved()), JSON.stringify({ 'lost-reply': { answered: [1], skipped: [] } }), { what: 'the saved predictions' });
+
+    // A part whose prediction was answered first: Next goes straight on.
+    const designThree = page.getByRole('navigation', { name: 'Designs in this lesson' }).getByRole('button', { name: /Look it up first/ });
+    await designThree.click();
+    const [start] = await stepNumbers(page);
+    await page.getByRole('group', { name: /^Predict: When `?OP-002`? comes back/ }).getByRole('button').first().click();
+    await next.click();
+    await waitForStep(page, start + 1, total);
+    assert.equal(await predictFirst(page).count(), 0);
+
+    // The course map says how the learner met the lesson's predictions.
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Course' }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: /A missing reply is not a failed action/ }) });
+    await card.getByText('2 predictions answered, 0 skipped').waitFor();
+    assertNoErrors(errors);
+    await close();
+  });
 });

@@ -4,16 +4,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use lab_engine::{Engine, Invariant, Trace};
+use lab_engine::{Invariant, Trace};
 
 use super::cursor::resolve;
 use super::error::{at, LessonError};
 use super::files::{LessonFile, ManifestFile, StepFile};
 use super::load::MANIFEST;
 use super::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
+use super::task::compile_task;
 use crate::model::{
-    BreakAt, Choice, Explore, Lesson, Question, Section, Step, TryExpect, TryIt, Variant,
-    VariantKind,
+    BreakAt, Choice, Explore, Lesson, Question, Section, Step, Variant, VariantKind,
 };
 
 /// Holds the variant to its kind over every schedule within its explore budget.
@@ -224,7 +224,8 @@ pub(crate) fn compile_steps(
     }
     let mut steps = Vec::new();
     let mut previous = (0, 0);
-    for step in &file.steps {
+    let positions = positions(file, variants, traces);
+    for (number, step) in file.steps.iter().enumerate() {
         let variant = match &step.variant {
             None => Some(0),
             Some(id) => {
@@ -270,19 +271,34 @@ pub(crate) fn compile_steps(
                         check_addresses(path, text, offset, &option.explain, errors);
                     }
                 }
-                if let Some(try_it) = &step.try_it {
-                    if let Err(message) = check_try(try_it.get_ref(), &variants[variant], cursor) {
-                        let message = format!("step \"{}\": try: {message}", step.title);
-                        errors.push(at(path, text, try_it.span().start, message));
+                // The task must be done before the next step's place: there the lesson moves on.
+                let next = positions
+                    .get(number + 1..)
+                    .and_then(|later| later.iter().flatten().next().copied());
+                let try_it = step.try_it.as_ref().and_then(|try_it| {
+                    let here = Here {
+                        variant: &variants[variant],
+                        index: variant as u32,
+                        trace: &traces[variant],
+                        cursor,
+                        next,
+                    };
+                    match compile_task(try_it.get_ref(), step, &here) {
+                        Ok(task) => Some(task),
+                        Err(message) => {
+                            let message = format!("step \"{}\": try: {message}", step.title);
+                            errors.push(at(path, text, try_it.span().start, message));
+                            None
+                        }
                     }
-                }
+                });
                 steps.push(Step {
                     title: step.title.clone(),
                     html: markdown(&step.text),
                     variant: variant as u32,
                     at: cursor,
                     questions,
-                    try_it: step.try_it.as_ref().map(|try_it| try_it.get_ref().clone()),
+                    try_it,
                 });
             }
             Err(message) => errors.push(at(
@@ -294,6 +310,34 @@ pub(crate) fn compile_steps(
         }
     }
     steps
+}
+
+/// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
+/// the place of the next step that resolves.
+pub(crate) struct Here<'a> {
+    pub(crate) variant: &'a Variant,
+    /// The design's index in the lesson.
+    pub(crate) index: u32,
+    pub(crate) trace: &'a Trace,
+    pub(crate) cursor: u32,
+    pub(crate) next: Option<(u32, u32)>,
+}
+
+/// Each step's (variant index, cursor), where it resolves (errors are reported by the caller).
+fn positions(file: &LessonFile, variants: &[Variant], traces: &[Trace]) -> Vec<Option<(u32, u32)>> {
+    file.steps
+        .iter()
+        .map(|step| {
+            let variant = match &step.variant {
+                None => 0,
+                Some(id) => variants
+                    .iter()
+                    .position(|variant| &variant.id == id.get_ref())?,
+            };
+            let cursor = resolve(step.at.get_ref(), traces.get(variant)?).ok()?;
+            Some((variant as u32, cursor))
+        })
+        .collect()
 }
 
 /// Refuses unsafe link and image addresses in `markdown`, a text of the lesson file `text` that
@@ -368,49 +412,6 @@ fn compile_questions(
         });
     }
     questions
-}
-
-/// A "try it" must name a switch of this workflow, change something, and do what it promises.
-/// The lab stays at the step's event when the learner flips the switch, so the changed run must
-/// still reach it (`cursor`, after that many events).
-fn check_try(try_it: &TryIt, variant: &Variant, cursor: u32) -> Result<(), String> {
-    let scenario = &variant.scenario;
-    let switches = scenario.workflow.switches();
-    if !switches.contains(&try_it.switch) {
-        let known: Vec<String> = switches
-            .iter()
-            .map(|switch| serde_json::to_string(switch).unwrap_or_default())
-            .collect();
-        return Err(format!(
-            "this workflow has no such switch; it has {}",
-            known.join(", ")
-        ));
-    }
-    if try_it.switch.get(scenario) == try_it.on {
-        return Err(format!(
-            "the switch is already {} in this design: flipping it changes nothing",
-            if try_it.on { "on" } else { "off" }
-        ));
-    }
-    let changed = try_it.switch.set(scenario, try_it.on);
-    let trace = Engine::run(changed)
-        .map_err(|error| format!("the changed scenario does not run: {error}"))?;
-    let events = trace.events.len();
-    if events < cursor as usize {
-        return Err(format!(
-            "the changed run has {events} events, and this step is after event {cursor}: the lab cannot stay at the step's event, and the task would vanish when flipped; put the task on an earlier step"
-        ));
-    }
-    let breaks = trace.first_broken().is_some();
-    match (try_it.expect, breaks) {
-        (TryExpect::Holds, true) => {
-            Err("expect = \"holds\", but the changed run breaks an invariant".into())
-        }
-        (TryExpect::Breaks, false) => {
-            Err("expect = \"breaks\", but every invariant holds in the changed run".into())
-        }
-        _ => Ok(()),
-    }
 }
 
 pub(crate) fn order(

@@ -34,7 +34,7 @@ pub(crate) fn resolve(at: &At, trace: &Trace) -> Result<u32, String> {
     Ok(cursor)
 }
 
-fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
+pub(crate) fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
     let given = [
         point.broke.is_some(),
         point.fault.is_some(),

@@ -4,7 +4,7 @@ use lab_engine::Action;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::model::{Expect, QuestionKind, TryIt, VariantKind};
+use crate::model::{Expect, QuestionKind, TryExpect, VariantKind};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -79,9 +79,126 @@ pub(crate) struct StepFile {
     pub(crate) text: String,
     #[serde(default)]
     pub(crate) questions: Vec<QuestionFile>,
-    /// An action for the learner: `try = { switch = "provider_dedup", on = true, expect = "holds" }`.
+    /// An action for the learner: `try = { switch = "provider_dedup", on = true, expect = "holds" }`,
+    /// or one of the other task kinds (see [`TryFile`]).
     #[serde(default, rename = "try")]
-    pub(crate) try_it: Option<Spanned<TryIt>>,
+    pub(crate) try_it: Option<Spanned<TryFile>>,
+}
+
+/// A step's task, told apart by the key that names its kind: `switch`, `inject`, `until`,
+/// `choose` or `find_line`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "toml::Table")]
+pub(crate) enum TryFile {
+    Flip(FlipFile),
+    Inject(InjectFile),
+    Until(UntilFile),
+    Choose(ChooseFile),
+    FindLine(FindLineFile),
+}
+
+/// The keys that name a task's kind, in the order the format documents them.
+pub(crate) const TASK_KINDS: [&str; 5] = ["switch", "inject", "until", "choose", "find_line"];
+
+impl TryFrom<toml::Table> for TryFile {
+    type Error = String;
+
+    fn try_from(table: toml::Table) -> Result<Self, String> {
+        let named: Vec<&str> = TASK_KINDS
+            .into_iter()
+            .filter(|kind| table.contains_key(*kind))
+            .collect();
+        let kind = match named.as_slice() {
+            [kind] => *kind,
+            [] => {
+                return Err(format!(
+                    "a task names its kind with one of the keys {}",
+                    TASK_KINDS.join(", ")
+                ))
+            }
+            several => {
+                return Err(format!(
+                    "a task has one kind, but this one names {}",
+                    several.join(" and ")
+                ))
+            }
+        };
+        let value = toml::Value::Table(table);
+        let read = |error: toml::de::Error| format!("try ({kind}): {}", error.message());
+        Ok(match kind {
+            "switch" => TryFile::Flip(value.try_into().map_err(read)?),
+            "inject" => TryFile::Inject(value.try_into().map_err(read)?),
+            "until" => TryFile::Until(value.try_into().map_err(read)?),
+            "choose" => TryFile::Choose(value.try_into().map_err(read)?),
+            _ => TryFile::FindLine(value.try_into().map_err(read)?),
+        })
+    }
+}
+
+/// `try = { switch = "reconcile", on = true, expect = "holds" }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FlipFile {
+    pub(crate) switch: lab_engine::Switch,
+    pub(crate) on: bool,
+    pub(crate) expect: TryExpect,
+}
+
+/// `try = { inject = { fault = "stale_lookup", at = "provider.lookup", nth = 4 }, expect = "holds" }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct InjectFile {
+    pub(crate) inject: lab_engine::FaultRule,
+    pub(crate) expect: TryExpect,
+    #[serde(default)]
+    pub(crate) breaks: Option<String>,
+}
+
+/// `try = { until = { broke = "one_effect" } }`: the same forms as a step's `at` table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UntilFile {
+    pub(crate) until: Point,
+}
+
+/// `try = { choose = "Which key?", options = [...] }`, with `contention = { .. }` when the
+/// options are retry policies.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChooseFile {
+    pub(crate) choose: String,
+    pub(crate) options: Vec<TaskOptionFile>,
+    #[serde(default)]
+    pub(crate) contention: Option<lab_engine::Contention>,
+    /// What the correct option's run shows, for options that change the design. Default holds.
+    #[serde(default)]
+    pub(crate) expect: Option<TryExpect>,
+}
+
+/// One option: a label, exactly one of `switch` (with `on`), `key` or `policy`, whether it is
+/// the right one, and why.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TaskOptionFile {
+    pub(crate) label: String,
+    #[serde(default)]
+    pub(crate) switch: Option<lab_engine::Switch>,
+    #[serde(default)]
+    pub(crate) on: Option<bool>,
+    #[serde(default)]
+    pub(crate) key: Option<lab_engine::KeySource>,
+    #[serde(default)]
+    pub(crate) policy: Option<lab_engine::Policy>,
+    pub(crate) correct: bool,
+    pub(crate) explain: String,
+}
+
+/// `try = { find_line = "key = uuid4()", explain = "..." }`: the text of the wrong line.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FindLineFile {
+    pub(crate) find_line: String,
+    pub(crate) explain: String,
 }
 
 /// Where in a variant's trace a step applies.

@@ -2,7 +2,7 @@
 //! for each step and each question. `lessons/README.md` ("How long a lesson takes") states the
 //! rule; the checker warns when a lesson's declared `minutes` is off by more than 30 %.
 
-use super::files::LessonFile;
+use super::files::{LessonFile, TryFile};
 
 /// Words a learner reads in a minute.
 pub const WORDS_PER_MINUTE: u32 = 200;
@@ -69,6 +69,16 @@ pub(crate) fn estimate(file: &LessonFile) -> Estimate {
                 .options
                 .iter()
                 .map(|option| words(&option.text))
+                .sum::<u32>();
+        }
+        // A choice is read and answered like a question.
+        if let Some(TryFile::Choose(choose)) = step.try_it.as_ref().map(|task| task.get_ref()) {
+            counted.questions += 1;
+            counted.words += words(&choose.choose);
+            counted.words += choose
+                .options
+                .iter()
+                .map(|option| words(&option.label))
                 .sum::<u32>();
         }
     }

@@ -4,7 +4,8 @@
 //!
 //! One module a concern: [`files`] (the formats), [`load`] (reading and running), [`check`] (what
 //! every lesson must pass), [`cursor`] (a step's place in a trace), [`minutes`] (the honest
-//! length), [`markdown`] (rendering and safe addresses).
+//! length), [`markdown`] (rendering and safe addresses), [`task`] (what a step asks the learner to do,
+//! each task kind held to the outcome it promises).
 
 mod check;
 mod cursor;
@@ -13,6 +14,7 @@ mod files;
 mod load;
 mod markdown;
 mod minutes;
+mod task;
 
 pub use check::{check_explored, check_variant, explore_text};
 pub use error::LessonError;

@@ -1,0 +1,373 @@
+//! Tasks: what a step asks the learner to do with their own hands. Each kind is compiled from its
+//! file form and held to what it promises by running the engine: a switch flipped or a fault
+//! injected gives the outcome the lesson says, a "run until" names an event of the design's own
+//! run, exactly the right option of a choice gives the promised outcome, and a wrong line is a
+//! line of the design's code panel.
+
+use lab_engine::{Contention, Engine, Invariant, Scenario, Trace};
+
+use super::check::Here;
+use super::cursor::point_event;
+use super::files::{ChooseFile, FindLineFile, InjectFile, StepFile, TaskOptionFile, TryFile};
+use super::markdown::{inline_markdown, plain_text};
+use crate::model::{Change, QuestionKind, Task, TaskOption, TryExpect};
+
+/// The step's task, compiled and checked against the engine.
+pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Result<Task, String> {
+    match file {
+        TryFile::Flip(flip) => {
+            let scenario = &here.variant.scenario;
+            let switches = scenario.workflow.switches();
+            if !switches.contains(&flip.switch) {
+                let known: Vec<String> = switches
+                    .iter()
+                    .map(|switch| serde_json::to_string(switch).unwrap_or_default())
+                    .collect();
+                return Err(format!(
+                    "this workflow has no such switch; it has {}",
+                    known.join(", ")
+                ));
+            }
+            if flip.switch.get(scenario) == flip.on {
+                return Err(format!(
+                    "the switch is already {} in this design: flipping it changes nothing",
+                    if flip.on { "on" } else { "off" }
+                ));
+            }
+            let trace = changed_run(&flip.switch.set(scenario, flip.on), here, "flipped")?;
+            promised(flip.expect, None, &trace)?;
+            Ok(Task::Flip {
+                switch: flip.switch,
+                on: flip.on,
+                expect: flip.expect,
+            })
+        }
+        TryFile::Inject(inject) => compile_inject(inject, step, here),
+        TryFile::Until(until) => {
+            let event = point_event(&until.until, here.trace)?;
+            if event <= here.cursor {
+                return Err(format!(
+                    "until names event {event}, but the step already shows the run up to event {}: name an event after it",
+                    here.cursor
+                ));
+            }
+            if let Some((variant, cursor)) = here.next {
+                if variant == here.index && event > cursor {
+                    return Err(format!(
+                        "until names event {event}, past the next step (after event {cursor}): the learner would leave this step before reaching it; name an earlier event or move the next step"
+                    ));
+                }
+            }
+            Ok(Task::Until {
+                event,
+                what: describe(here.trace, event),
+            })
+        }
+        TryFile::Choose(choose) => compile_choose(choose, here),
+        TryFile::FindLine(find) => compile_find_line(find, here),
+    }
+}
+
+fn compile_inject(inject: &InjectFile, step: &StepFile, here: &Here) -> Result<Task, String> {
+    let scenario = &here.variant.scenario;
+    if !step
+        .questions
+        .iter()
+        .any(|question| question.kind == QuestionKind::Predict)
+    {
+        return Err("an inject task asks the learner to predict first: give the step a question with kind = \"predict\"".into());
+    }
+    if scenario.faults.contains(&inject.inject) {
+        return Err("the design already has this fault: injecting it changes nothing".into());
+    }
+    let mut changed = scenario.clone();
+    changed.faults.push(inject.inject.clone());
+    changed
+        .validate()
+        .map_err(|error| format!("the fault cannot be injected here: {error}"))?;
+    let trace = changed_run(&changed, here, "injected")?;
+    let strikes = |trace: &Trace| {
+        trace
+            .events
+            .iter()
+            .filter(|event| event.fault == Some(inject.inject.fault))
+            .count()
+    };
+    if strikes(&trace) <= strikes(here.trace) {
+        return Err(format!(
+            "the {} fault never strikes in the changed run: no occurrence of {} matches it",
+            inject.inject.fault.name(),
+            inject.inject.at.name()
+        ));
+    }
+    let breaks = inject.breaks.as_deref().map(invariant).transpose()?;
+    promised(inject.expect, breaks, &trace)?;
+    Ok(Task::Inject {
+        fault: inject.inject.clone(),
+        expect: inject.expect,
+        breaks: inject.breaks.clone(),
+    })
+}
+
+fn compile_choose(choose: &ChooseFile, here: &Here) -> Result<Task, String> {
+    if choose.options.len() < 2 {
+        return Err("a choice needs at least two options".into());
+    }
+    let correct = choose
+        .options
+        .iter()
+        .filter(|option| option.correct)
+        .count();
+    if correct != 1 {
+        return Err(format!(
+            "exactly one option is correct = true in a task (this one has {correct}): the checker holds the lesson to that option alone"
+        ));
+    }
+    let mut options = Vec::new();
+    for option in &choose.options {
+        if option.explain.trim().is_empty() {
+            return Err(format!(
+                "option \"{}\" has no explain: every option says why it is right or wrong",
+                option.label
+            ));
+        }
+        options.push(TaskOption {
+            label: plain_text(&option.label),
+            change: change_of(option)?,
+            correct: option.correct,
+            explain_html: inline_markdown(&option.explain),
+        });
+    }
+    let policies = options
+        .iter()
+        .filter(|option| matches!(option.change, Change::Policy { .. }))
+        .count();
+    match (policies, &choose.contention) {
+        (0, Some(_)) => {
+            return Err("contention is read only when the options are retry policies".into())
+        }
+        (0, None) => check_designs(&options, choose.expect.unwrap_or(TryExpect::Holds), here)?,
+        (count, Some(contention)) if count == options.len() => {
+            if choose.expect.is_some() {
+                return Err("expect is read only when the options change the design; the right policy is the one with the fewest calls".into());
+            }
+            check_policies(&options, contention)?;
+        }
+        (count, None) if count == options.len() => {
+            return Err("options that are retry policies need contention = { clients = N, capacity_per_tick = C, seed = S }: the experiment they run in".into())
+        }
+        _ => return Err("either every option is a retry policy or none is".into()),
+    }
+    Ok(Task::Choose {
+        prompt: plain_text(&choose.choose),
+        prompt_html: inline_markdown(&choose.choose),
+        options,
+        contention: choose.contention.clone(),
+    })
+}
+
+fn change_of(option: &TaskOptionFile) -> Result<Change, String> {
+    let name = &option.label;
+    match (option.switch, option.on, option.key, option.policy) {
+        (Some(switch), Some(on), None, None) => Ok(Change::Switch { switch, on }),
+        (None, None, Some(key), None) => Ok(Change::Key { key }),
+        (None, None, None, Some(policy)) => Ok(Change::Policy { policy }),
+        (Some(_), None, None, None) => Err(format!(
+            "option \"{name}\" names a switch but not on = true or false"
+        )),
+        _ => Err(format!(
+            "option \"{name}\" changes one thing: a switch (switch and on), a key or a policy"
+        )),
+    }
+}
+
+/// Each option's design is run: the right one gives the promised outcome, every other does not,
+/// and each still reaches the step's event (choosing keeps the lab there).
+fn check_designs(options: &[TaskOption], expect: TryExpect, here: &Here) -> Result<(), String> {
+    let scenario = &here.variant.scenario;
+    for option in options {
+        if let Change::Switch { switch, .. } = option.change {
+            if !scenario.workflow.switches().contains(&switch) {
+                return Err(format!(
+                    "option \"{}\": this workflow has no switch {}",
+                    option.label,
+                    serde_json::to_string(&switch).unwrap_or_default()
+                ));
+            }
+        }
+        let changed = option
+            .change
+            .apply(scenario)
+            .unwrap_or_else(|| scenario.clone());
+        let trace = changed_run(&changed, here, "chosen")
+            .map_err(|message| format!("option \"{}\": {message}", option.label))?;
+        let kept = promised(expect, None, &trace).is_ok();
+        match (option.correct, kept) {
+            (true, false) => {
+                return Err(format!(
+                    "option \"{}\" is the correct one, but its run does not show what the task promises ({})",
+                    option.label,
+                    promise(expect)
+                ))
+            }
+            (false, true) => {
+                return Err(format!(
+                    "option \"{}\" is marked wrong, but its run also shows what the task promises ({}): only the correct option may",
+                    option.label,
+                    promise(expect)
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every policy runs in the task's experiment; the one marked correct does the fewest calls,
+/// strictly.
+fn check_policies(options: &[TaskOption], contention: &Contention) -> Result<(), String> {
+    let mut runs = Vec::new();
+    for option in options {
+        let Change::Policy { policy } = option.change else {
+            continue;
+        };
+        runs.push((option, contention.run(policy)));
+    }
+    let Some((right, best)) = runs.iter().find(|(option, _)| option.correct) else {
+        return Ok(());
+    };
+    for (option, run) in &runs {
+        if !option.correct && run.calls <= best.calls {
+            return Err(format!(
+                "option \"{}\" is marked correct with {} calls, but \"{}\" makes {} at {} clients, capacity {} per tick, seed {}: the correct policy must do the least work",
+                right.label,
+                best.calls,
+                option.label,
+                run.calls,
+                contention.clients,
+                contention.capacity_per_tick,
+                contention.seed
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn compile_find_line(find: &FindLineFile, here: &Here) -> Result<Task, String> {
+    if find.explain.trim().is_empty() {
+        return Err("find_line needs an explain: why the line is wrong".into());
+    }
+    let wanted = find.find_line.trim();
+    let lines: Vec<&String> = here
+        .trace
+        .code
+        .iter()
+        .filter(|line| line.contains(wanted))
+        .collect();
+    let line = match lines.as_slice() {
+        [line] => line.trim().to_string(),
+        [] => {
+            return Err(format!(
+                "no line of this design's code panel contains \"{wanted}\"; its lines are: {}",
+                here.trace
+                    .code
+                    .iter()
+                    .map(|line| line.trim())
+                    .filter(|line| !line.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ))
+        }
+        several => {
+            return Err(format!(
+                "{} lines of this design's code panel contain \"{wanted}\"; quote more of the one that is wrong",
+                several.len()
+            ))
+        }
+    };
+    Ok(Task::FindLine {
+        line,
+        explain_html: inline_markdown(&find.explain),
+    })
+}
+
+/// The changed design's run, which must still reach the step's event: the lab stays there.
+fn changed_run(changed: &Scenario, here: &Here, how: &str) -> Result<Trace, String> {
+    let trace = Engine::run(changed.clone())
+        .map_err(|error| format!("the changed scenario does not run: {error}"))?;
+    let events = trace.events.len();
+    if events < here.cursor as usize {
+        return Err(format!(
+            "the changed run has {events} events, and this step is after event {}: the lab cannot stay at the step's event, and the task would vanish when {how}; put the task on an earlier step",
+            here.cursor
+        ));
+    }
+    Ok(trace)
+}
+
+/// The run shows what the task promises: every invariant holding, or one breaking (this one,
+/// when named).
+fn promised(expect: TryExpect, breaks: Option<Invariant>, trace: &Trace) -> Result<(), String> {
+    let broken = trace.first_broken().is_some();
+    match (expect, broken) {
+        (TryExpect::Holds, true) => {
+            return Err("expect = \"holds\", but the changed run breaks an invariant".into())
+        }
+        (TryExpect::Breaks, false) => {
+            return Err("expect = \"breaks\", but every invariant holds in the changed run".into())
+        }
+        _ => {}
+    }
+    if let Some(invariant) = breaks {
+        if expect == TryExpect::Holds {
+            return Err("breaks names an invariant, so expect must be \"breaks\"".into());
+        }
+        let breaks_it = trace
+            .verdicts
+            .iter()
+            .any(|verdict| verdict.invariant == invariant && verdict.broken_at.is_some());
+        if !breaks_it {
+            return Err(format!(
+                "breaks = \"{}\", but that invariant holds in the changed run",
+                invariant.id()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn promise(expect: TryExpect) -> &'static str {
+    match expect {
+        TryExpect::Holds => "every invariant holds",
+        TryExpect::Breaks => "an invariant breaks",
+    }
+}
+
+fn invariant(id: &str) -> Result<Invariant, String> {
+    Invariant::ALL
+        .into_iter()
+        .find(|invariant| invariant.id() == id)
+        .ok_or_else(|| {
+            let known: Vec<&str> = Invariant::ALL
+                .iter()
+                .map(|invariant| invariant.id())
+                .collect();
+            format!(
+                "no invariant is called \"{id}\"; known: {}",
+                known.join(", ")
+            )
+        })
+}
+
+/// What happens at an event, in the words the lab shows: its outcome, and any invariant that
+/// first breaks there.
+fn describe(trace: &Trace, event: u32) -> String {
+    let Some(found) = trace.events.get(event as usize - 1) else {
+        return format!("event {event}");
+    };
+    let mut what = found.outcome_text();
+    for invariant in &found.broke {
+        what.push_str(&format!("; breaks: {}", invariant.statement()));
+    }
+    what
+}
