@@ -159,6 +159,28 @@ pub fn encode(shared: &Shared) -> String {
     URL_SAFE_NO_PAD.encode(framed)
 }
 
+/// Encodes what a link shows, if a link can hold it: what [`decode`] would refuse (too many
+/// characters, too many bytes inflated, too many records) is the error it would give.
+pub fn encode_within(shared: &Shared) -> Result<String, ShareError> {
+    if let Shared::Scenario { scenario, .. } = shared {
+        scenario.check_counts()?;
+    }
+    let bytes = postcard::to_allocvec(shared).expect("postcard writes every Shared");
+    if bytes.len() > PAYLOAD_BYTES_MAX {
+        return Err(ShareError::TooLarge {
+            max: PAYLOAD_BYTES_MAX,
+        });
+    }
+    let text = encode(shared);
+    match text.len() > LINK_CHARS_MAX {
+        true => Err(ShareError::TooLong {
+            chars: text.len(),
+            max: LINK_CHARS_MAX,
+        }),
+        false => Ok(text),
+    }
+}
+
 /// Decodes a link's text. A scenario in it is checked by the engine's validation; a lesson's
 /// changes are checked when applied ([`Changes::apply`]).
 pub fn decode(text: &str) -> Result<Shared, ShareError> {
@@ -286,20 +308,7 @@ impl WholeScenario {
         let invalid = |error: serde_json::Error| ShareError::Invalid(error.to_string());
         let mut scenario: Scenario =
             serde_json::from_value(self.settings.read()?).map_err(invalid)?;
-        let runs: u64 = self.workers.iter().map(|w| u64::from(w.runs.len)).sum();
-        let counts = [
-            ("operations", u64::from(self.operations.len), OPERATIONS_MAX),
-            ("workers", self.workers.len() as u64, WORKERS_MAX),
-            ("runs", runs, RUNS_MAX),
-        ];
-        if let Some((what, count, max)) = counts
-            .into_iter()
-            .find(|(_, count, max)| *count > u64::from(*max))
-        {
-            return Err(ShareError::Invalid(format!(
-                "it has {count} {what}, and a link holds at most {max}"
-            )));
-        }
+        self.check_counts()?;
         let batch = generated(self.operations.len, self.workers.len() as u32);
         scenario.operations = self.operations.apply(batch.operations)?;
         scenario.workers = self
@@ -317,6 +326,27 @@ impl WholeScenario {
             .validate()
             .map_err(|error| ShareError::Invalid(error.to_string()))?;
         Ok(scenario)
+    }
+}
+
+impl WholeScenario {
+    /// Refuses more records, workers or runs than a link may ask the generator for.
+    fn check_counts(&self) -> Result<(), ShareError> {
+        let runs: u64 = self.workers.iter().map(|w| u64::from(w.runs.len)).sum();
+        let counts = [
+            ("operations", u64::from(self.operations.len), OPERATIONS_MAX),
+            ("workers", self.workers.len() as u64, WORKERS_MAX),
+            ("runs", runs, RUNS_MAX),
+        ];
+        match counts
+            .into_iter()
+            .find(|(_, count, max)| *count > u64::from(*max))
+        {
+            Some((what, count, max)) => Err(ShareError::Invalid(format!(
+                "it has {count} {what}, and a link holds at most {max}"
+            ))),
+            None => Ok(()),
+        }
     }
 }
 

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use lab_course::share::{
-    decode, encode, Changes, Fault, Order, ShareError, Shared, WholeScenario, LINK_CHARS_MAX,
-    OPERATIONS_MAX, SHARE_VERSION,
+    decode, encode, encode_within, Changes, Fault, Order, ShareError, Shared, WholeScenario,
+    LINK_CHARS_MAX, OPERATIONS_MAX, SHARE_VERSION,
 };
 use lab_course::Course;
 use lab_engine::{
@@ -650,12 +650,17 @@ fn generated_scenarios_of_any_size_fit() {
             Scalar::Text(format!("hand-{}", index * 7919 % 10_007)),
         );
     }
-    let code = encode(&Shared::Scenario {
+    let shared = Shared::Scenario {
         scenario: WholeScenario::of(&different),
         step: 1,
-    });
+    };
+    let code = encode(&shared);
     println!("10,000 hand-different payloads: {} characters", code.len());
     assert!(code.len() > LINK_CHARS_MAX, "{}", code.len());
+    assert!(matches!(
+        encode_within(&shared),
+        Err(ShareError::TooLong { .. } | ShareError::TooLarge { .. })
+    ));
 }
 
 /// A link whose scenario names more records than a link may hold is refused before the
@@ -663,10 +668,15 @@ fn generated_scenarios_of_any_size_fit() {
 #[test]
 fn a_link_cannot_ask_for_millions_of_records() {
     let huge = BatchSpec::reference(OPERATIONS_MAX + 1).scenario();
-    let code = encode(&Shared::Scenario {
+    let shared = Shared::Scenario {
         scenario: WholeScenario::of(&huge),
         step: 1,
-    });
+    };
+    assert!(
+        matches!(encode_within(&shared), Err(ShareError::Invalid(_))),
+        "not made"
+    );
+    let code = encode(&shared);
     assert!(
         matches!(decode(&code), Err(ShareError::Invalid(message)) if message.contains("operations"))
     );
