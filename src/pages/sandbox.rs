@@ -9,10 +9,8 @@
 //! page says why. An address the page did not write (a link opened) shows its scenario in place
 //! of the learner's, who can go back to theirs.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-
-use std::cell::RefCell;
 
 use gloo::timers::callback::Timeout;
 use lab_course::scenario_text;
@@ -32,7 +30,7 @@ use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::share::Share;
 use crate::components::stepper::Stepper;
 use crate::course::course;
-use crate::pages::address::absolute;
+use crate::pages::address::{absolute, Written};
 use crate::player::{use_player, Design, PlayerAction, Setup, WhatCouldGoWrong};
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
@@ -158,8 +156,8 @@ struct SandboxLabProps {
     revision: u32,
     /// The frame on show, shared with the page so the next lab starts there.
     frame: Rc<Cell<u32>>,
-    /// The address's state the page last wrote, so it knows its own address when it sees it.
-    written: Rc<RefCell<Option<String>>>,
+    /// The addresses the page wrote, so it knows its own address when it sees it.
+    written: Rc<RefCell<Written>>,
     /// A counterexample to open, at the event that breaks it.
     onopen: Callback<(Scenario, u32)>,
 }
@@ -271,12 +269,16 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         use_effect_with(player.frame(), move |&frame| {
             let timer = Timeout::new(ADDRESS_PAUSE_MS, move || {
                 let state = address_state(&scenario, frame, &whole);
-                *written.borrow_mut() = state.as_ref().ok().cloned();
-                match &state {
-                    Ok(state) => navigator.replace(&Route::SandboxState {
+                let route = match &state {
+                    Ok(state) => Route::SandboxState {
                         state: state.clone(),
-                    }),
-                    Err(_) => navigator.replace(&Route::Sandbox),
+                    },
+                    Err(_) => Route::Sandbox,
+                };
+                let mut written = written.borrow_mut();
+                if written.last() != Some(&route) {
+                    written.wrote(route.clone());
+                    navigator.replace(&route);
                 }
                 address.set(Some(state));
             });
@@ -327,8 +329,9 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
 #[component]
 pub fn SandboxPage() -> Html {
     let loaded = use_memo((), |_| load_sandbox());
-    let in_address = match use_route::<Route>() {
-        Some(Route::SandboxState { state }) => Some(state),
+    let route = use_route::<Route>();
+    let in_address = match &route {
+        Some(Route::SandboxState { state }) => Some(state.clone()),
         _ => None,
     };
     // The link the page was opened with, read once.
@@ -365,14 +368,15 @@ pub fn SandboxPage() -> Html {
             Cell::new(step.saturating_sub(1))
         })
     };
-    // The address's state last written (or opened), to tell the page's own address from a link.
+    // The addresses the page wrote (and the one it was opened with), to tell them from a link.
     let written = {
-        let opened = Rc::clone(&opened);
+        let route = route.clone();
         use_memo((), move |_| {
-            RefCell::new(match &*opened {
-                Some((Ok(_), state)) => Some(state.clone()),
-                _ => None,
-            })
+            let mut written = Written::default();
+            if let Some(route @ Route::SandboxState { .. }) = route {
+                written.wrote(route);
+            }
+            RefCell::new(written)
         })
     };
     let link_problem = {
@@ -389,25 +393,39 @@ pub fn SandboxPage() -> Html {
         let (written, frame, dispatcher) =
             (Rc::clone(&written), Rc::clone(&frame), state.dispatcher());
         let link_problem = link_problem.clone();
-        use_effect_with(in_address, move |in_address| {
-            let mine = written.borrow().clone();
-            match (in_address, mine) {
-                (Some(state), mine) if mine.as_ref() != Some(state) => {
-                    *written.borrow_mut() = Some(state.clone());
-                    match read_link(state) {
-                        Ok((scenario, step)) => {
-                            link_problem.set(None);
-                            frame.set(step.saturating_sub(1));
-                            dispatcher.dispatch(SandboxAction::Show {
-                                scenario,
-                                what: Shown::Link,
-                            });
-                        }
-                        Err(error) => link_problem.set(Some(self::link_problem(&error))),
+        use_effect_with(route, move |route| {
+            let Some(route) = route else {
+                return;
+            };
+            if written.borrow_mut().seen_back(route) {
+                return;
+            }
+            let shown = match route {
+                Route::SandboxState { state } => read_link(state),
+                Route::Sandbox => Err(ShareError::Malformed),
+                // Leaving the sandbox.
+                _ => return,
+            };
+            match shown {
+                Ok((scenario, step)) => {
+                    link_problem.set(None);
+                    frame.set(step.saturating_sub(1));
+                    dispatcher.dispatch(SandboxAction::Show {
+                        scenario,
+                        what: Shown::Link,
+                    });
+                }
+                Err(error) => {
+                    if matches!(route, Route::SandboxState { .. }) {
+                        link_problem.set(Some(self::link_problem(&error)));
+                    }
+                    // The address goes back to the state on show.
+                    let last = written.borrow().last().cloned();
+                    if let Some(last) = last.filter(|last| last != route) {
+                        written.borrow_mut().wrote(last.clone());
+                        navigator.replace(&last);
                     }
                 }
-                (None, Some(mine)) => navigator.replace(&Route::SandboxState { state: mine }),
-                _ => {}
             }
         });
     }
