@@ -195,7 +195,12 @@ impl Reducible for Sandbox {
                 showing: None,
                 ..(*self).clone()
             }),
-            SandboxAction::Show { scenario, .. } if scenario == *self.scenario => self,
+            // The scenario on show already: a new lab, so it starts where the page asks
+            // (a counterexample's breaking event).
+            SandboxAction::Show { scenario, .. } if scenario == *self.scenario => Rc::new(Sandbox {
+                scenario_revision: self.scenario_revision.wrapping_add(1),
+                ..(*self).clone()
+            }),
             SandboxAction::Show { scenario, what } => {
                 let before = match &self.showing {
                     Some(showing) => Rc::clone(&showing.before),
