@@ -43,6 +43,8 @@ const READ_PAUSE_MS: u32 = 400;
 /// milliseconds: held-down keys and playback write it once, and a step never waits for the
 /// encoding of thousands of records.
 const ADDRESS_PAUSE_MS: u32 = 250;
+/// Where the writing of an address starts, on the browser's performance timeline.
+const ADDRESS_MARK: &str = "sandbox-address-start";
 /// Events the diagram draws before the cursor.
 const DIAGRAM_WINDOW: u32 = 120;
 /// Operations the records table shows around the current one.
@@ -268,6 +270,11 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         );
         use_effect_with(player.frame(), move |&frame| {
             let timer = Timeout::new(ADDRESS_PAUSE_MS, move || {
+                // On the browser's performance timeline as "sandbox-address", for the tests.
+                let performance = web_sys::window().and_then(|window| window.performance());
+                if let Some(performance) = &performance {
+                    let _ = performance.mark(ADDRESS_MARK);
+                }
                 let state = address_state(&scenario, frame, &whole);
                 let route = match &state {
                     Ok(state) => Route::SandboxState {
@@ -281,6 +288,9 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
                     navigator.replace(&route);
                 }
                 address.set(Some(state));
+                if let Some(performance) = &performance {
+                    let _ = performance.measure_with_start_mark("sandbox-address", ADDRESS_MARK);
+                }
             });
             move || drop(timer)
         });
