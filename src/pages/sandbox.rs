@@ -282,9 +282,10 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
                     },
                     Err(_) => Route::Sandbox,
                 };
-                let mut written = written.borrow_mut();
-                if written.last() != Some(&route) {
-                    written.wrote(route.clone());
+                let new = written.borrow().last() != Some(&route);
+                if new {
+                    // Recorded before the router hears of it, which may be at once.
+                    written.borrow_mut().wrote(route.clone());
                     navigator.replace(&route);
                 }
                 address.set(Some(state));
