@@ -489,7 +489,9 @@ describe('the sandbox', () => {
     await close();
 
     const fresh = await newPage(browser);
-    await open(fresh.page, addressAfterEdit);
+    // The link's 10,000 records are made, checked and run before the page shows.
+    await fresh.page.goto(addressAfterEdit);
+    await fresh.page.getByRole('heading', { level: 1, name: 'Sandbox' }).waitFor({ timeout: 60_000 });
     await waitForText(() => fresh.page.getByLabel('Number of operations').inputValue(), '10000', { what: 'the restored operations', timeout: 60_000 });
     assert.equal(await fresh.page.getByLabel('Seed', { exact: true }).inputValue(), '8');
     await waitForText(async () => String((await runStatus(fresh.page)).events), String(restoredStatus), { what: 'the same run', timeout: 60_000 });
