@@ -1,6 +1,7 @@
 //! Every place in the app has a URL; a deep link opens exactly that state. A lesson's address
 //! holds its step and, once the learner changed a design, the changes (`lab_course::share`); a
-//! shared scenario's address holds the whole scenario and its step. Embeds have the same
+//! shared scenario's address holds the whole scenario and its step, and so does the sandbox's
+//! (`#/sandbox/STATE`, written as the learner works). Embeds have the same
 //! addresses under `/embed`. A link's state takes the rest of the address (`*`), slashes and all,
 //! so a damaged one still reaches its page, which says what is wrong with it.
 
@@ -44,6 +45,9 @@ pub enum Route {
     Retries,
     #[at("/sandbox")]
     Sandbox,
+    /// The sandbox with its scenario and step, as `lab_course::share` encodes them.
+    #[at("/sandbox/*state")]
+    SandboxState { state: String },
     #[not_found]
     #[at("/404")]
     NotFound,
@@ -105,7 +109,7 @@ pub fn switch(route: Route) -> Html {
         Route::EmbedScenario { state } => html! { <ScenarioPage {state} embedded={true} /> },
         Route::Engine => html! { <EnginePage /> },
         Route::Retries => html! { <RetriesPage /> },
-        Route::Sandbox => html! { <SandboxPage /> },
+        Route::Sandbox | Route::SandboxState { .. } => html! { <SandboxPage /> },
         Route::NotFound => html! { <NotFound /> },
     }
 }

@@ -2,6 +2,11 @@
 //! lab always runs the last valid scenario; text that does not read keeps its errors beside it
 //! until it does. The reducer does no IO: saving and the timer that checks typed text are the
 //! page's effects.
+//!
+//! A scenario the learner did not make (a link opened, a counterexample the explorer found and
+//! the learner opened) becomes the scenario the forms and the text show, so what they edit is
+//! what the lab shows; the sandbox it replaced is kept beside it, with a way back, and is what
+//! stays saved until the learner changes the scenario on show.
 
 use std::rc::Rc;
 
@@ -31,6 +36,25 @@ pub struct Sandbox {
     pub form_error: Option<String>,
     /// What the last import did, in words: Ok for a file read, Err for a file refused.
     pub import: Option<Result<String, String>>,
+    /// A scenario the learner did not make is on show, in place of their own.
+    pub showing: Option<Showing>,
+}
+
+/// A scenario on show in place of the learner's own, until they change it or go back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Showing {
+    pub what: Shown,
+    /// The learner's sandbox as it was before.
+    pub before: Rc<Sandbox>,
+}
+
+/// Where a scenario on show in place of the learner's came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// A link opened (the address names a sandbox scenario).
+    Link,
+    /// A counterexample "What could go wrong?" found, opened in the player.
+    Counterexample,
 }
 
 /// What can happen to the sandbox.
@@ -46,6 +70,10 @@ pub enum SandboxAction {
     Import { name: String, text: String },
     /// A chosen file could not be read at all; the message says why.
     ImportFailed(String),
+    /// Show a scenario the learner did not make, keeping theirs to go back to.
+    Show { scenario: Scenario, what: Shown },
+    /// Back to the learner's own sandbox.
+    Back,
 }
 
 /// The smallest scenario that runs: one operation, one worker, the default (safe) design.
@@ -86,6 +114,7 @@ impl Sandbox {
             error: None,
             form_error: None,
             import: None,
+            showing: None,
         }
     }
 
@@ -133,7 +162,13 @@ impl Sandbox {
             error: None,
             form_error: None,
             import: None,
+            showing: None,
         }
+    }
+
+    /// Whether this state is the learner's to save (nothing is on show in place of theirs).
+    pub fn saveable(&self) -> bool {
+        self.showing.is_none()
     }
 }
 
@@ -157,8 +192,34 @@ impl Reducible for Sandbox {
                 text_revision: self.text_revision.wrapping_add(1),
                 checked: false,
                 form_error: None,
+                showing: None,
                 ..(*self).clone()
             }),
+            // The scenario on show already: a new lab, so it starts where the page asks
+            // (a counterexample's breaking event).
+            SandboxAction::Show { scenario, .. } if scenario == *self.scenario => Rc::new(Sandbox {
+                scenario_revision: self.scenario_revision.wrapping_add(1),
+                ..(*self).clone()
+            }),
+            SandboxAction::Show { scenario, what } => {
+                let before = match &self.showing {
+                    Some(showing) => Rc::clone(&showing.before),
+                    None => Rc::clone(&self),
+                };
+                let text = scenario_text::write(&scenario).into();
+                let mut next = self.with_scenario(scenario, text);
+                next.showing = Some(Showing { what, before });
+                Rc::new(next)
+            }
+            SandboxAction::Back => match &self.showing {
+                None => self,
+                // Revisions go on from here, so the lab is made anew and the text saved.
+                Some(showing) => Rc::new(Sandbox {
+                    scenario_revision: self.scenario_revision.wrapping_add(1),
+                    text_revision: self.text_revision.wrapping_add(1),
+                    ..(*showing.before).clone()
+                }),
+            },
             SandboxAction::Check if self.checked => self,
             SandboxAction::Check => match scenario_text::parse(&self.text) {
                 // Unchanged in effect (white space, comments): the run stays as it is.
@@ -276,6 +337,47 @@ mod tests {
             message.starts_with("mine.toml was not imported: at line 2, column"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_scenario_on_show_is_edited_as_the_learners_and_the_way_back_keeps_theirs() {
+        let state = start();
+        let mut found = (*state.scenario).clone();
+        found.seed = 99;
+        let shown = reduce(
+            &state,
+            SandboxAction::Show {
+                scenario: found.clone(),
+                what: Shown::Counterexample,
+            },
+        );
+        assert_eq!(*shown.scenario, found, "the forms show it");
+        assert!(shown.text.contains("seed = 99"), "{}", shown.text);
+        assert!(!shown.saveable(), "the learner's stays saved");
+        assert_eq!(
+            shown.showing.as_ref().unwrap().before.scenario,
+            state.scenario
+        );
+        // Another one on show: back still goes to the learner's own.
+        found.seed = 100;
+        let again = reduce(
+            &shown,
+            SandboxAction::Show {
+                scenario: found,
+                what: Shown::Link,
+            },
+        );
+        let back = reduce(&again, SandboxAction::Back);
+        assert_eq!(back.scenario, state.scenario);
+        assert_eq!(back.text, state.text);
+        assert!(back.saveable());
+        assert_ne!(back.scenario_revision, again.scenario_revision);
+        // A change to the scenario on show makes it the learner's.
+        let mut edited = (*shown.scenario).clone();
+        edited.step_cap = 77;
+        let mine = reduce(&shown, SandboxAction::Edit(edited));
+        assert!(mine.saveable());
+        assert_eq!(reduce(&mine, SandboxAction::Back), mine);
     }
 
     #[test]

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use lab_course::share::{
-    decode, encode, Changes, Fault, Order, ShareError, Shared, WholeScenario, LINK_CHARS_MAX,
-    SHARE_VERSION,
+    decode, encode, encode_within, Changes, Fault, Order, ShareError, Shared, WholeScenario,
+    LINK_CHARS_MAX, OPERATIONS_MAX, SHARE_VERSION,
 };
 use lab_course::Course;
 use lab_engine::{
@@ -163,6 +163,129 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         })
 }
 
+/// One hand edit of a generated batch, at positions given as fractions of its lists.
+#[derive(Clone, Debug)]
+enum Touch {
+    /// A record's payload changed.
+    Payload(prop::sample::Index, Payload),
+    /// A record renamed (its runs follow).
+    Rename(prop::sample::Index, String),
+    /// A record added at the end, run by a worker.
+    Add(prop::sample::Index, Payload),
+    /// A run taken out.
+    Drop(prop::sample::Index, prop::sample::Index),
+    /// A run given its own payload and start tick.
+    Retry(prop::sample::Index, prop::sample::Index, u32),
+    /// A worker renamed.
+    Worker(prop::sample::Index, String),
+}
+
+fn payload_strategy() -> impl Strategy<Value = Payload> {
+    proptest::collection::btree_map("[a-z]{1,6}", scalar_strategy(), 0..4)
+}
+
+fn touch_strategy() -> impl Strategy<Value = Touch> {
+    let at = any::<prop::sample::Index>;
+    prop_oneof![
+        (at(), payload_strategy()).prop_map(|(at, payload)| Touch::Payload(at, payload)),
+        (at(), "[a-z]{1,8}").prop_map(|(at, id)| Touch::Rename(at, format!("mine-{id}"))),
+        (at(), payload_strategy()).prop_map(|(at, payload)| Touch::Add(at, payload)),
+        (at(), at()).prop_map(|(worker, run)| Touch::Drop(worker, run)),
+        (at(), at(), 0u32..1_000).prop_map(|(worker, run, tick)| Touch::Retry(worker, run, tick)),
+        (at(), "[a-z]{1,8}").prop_map(|(at, name)| Touch::Worker(at, format!("mine-{name}"))),
+    ]
+}
+
+/// `scenario` after the touches; each keeps it valid.
+fn touched(mut scenario: Scenario, touches: &[Touch]) -> Scenario {
+    for touch in touches {
+        match touch {
+            Touch::Payload(at, payload) => {
+                let index = at.index(scenario.operations.len());
+                scenario.operations[index].payload = payload.clone();
+            }
+            Touch::Rename(at, id) => {
+                if scenario
+                    .operations
+                    .iter()
+                    .any(|operation| &operation.id == id)
+                {
+                    continue;
+                }
+                let index = at.index(scenario.operations.len());
+                let old = std::mem::replace(&mut scenario.operations[index].id, id.clone());
+                for run in scenario
+                    .workers
+                    .iter_mut()
+                    .flat_map(|worker| &mut worker.runs)
+                {
+                    if run.op == old {
+                        run.op = id.clone();
+                    }
+                }
+            }
+            Touch::Add(at, payload) => {
+                let id = format!("added-{}", scenario.operations.len());
+                scenario.operations.push(Operation {
+                    id: id.clone(),
+                    payload: payload.clone(),
+                });
+                let worker = at.index(scenario.workers.len());
+                scenario.workers[worker].runs.push(Run {
+                    op: id,
+                    payload: None,
+                    not_before: 0,
+                    key: None,
+                });
+            }
+            Touch::Drop(worker, run) => {
+                let count = scenario.workers.len();
+                let worker = &mut scenario.workers[worker.index(count)];
+                if worker.runs.len() > 1 {
+                    worker.runs.remove(run.index(worker.runs.len()));
+                }
+            }
+            Touch::Retry(worker, run, tick) => {
+                let count = scenario.workers.len();
+                let worker = &mut scenario.workers[worker.index(count)];
+                if !worker.runs.is_empty() {
+                    let at = run.index(worker.runs.len());
+                    let mut again = worker.runs[at].clone();
+                    again.payload = Some(Payload::new());
+                    again.not_before = *tick;
+                    worker.runs.insert(at, again);
+                }
+            }
+            Touch::Worker(at, name) => {
+                if scenario.workers.iter().all(|worker| &worker.name != name) {
+                    let index = at.index(scenario.workers.len());
+                    scenario.workers[index].name = name.clone();
+                }
+            }
+        }
+    }
+    scenario
+}
+
+/// A generated batch of up to 300 records over up to 5 workers, with up to 8 hand edits.
+fn generated_strategy() -> impl Strategy<Value = Scenario> {
+    (
+        1u32..300,
+        1u32..6,
+        any::<u64>(),
+        proptest::collection::vec(touch_strategy(), 0..8),
+    )
+        .prop_map(|(records, workers, seed, touches)| {
+            let batch = BatchSpec {
+                workers,
+                seed,
+                ..BatchSpec::reference(records)
+            }
+            .scenario();
+            touched(batch, &touches)
+        })
+}
+
 /// `cases` cases; no failure file (an integration test has no lib.rs beside it to put one by).
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -187,12 +310,42 @@ proptest! {
     }
 
     #[test]
+    fn a_generated_scenario_edited_by_hand_round_trips(scenario in generated_strategy(), step in any::<u32>()) {
+        scenario.validate().expect("the touches keep it valid");
+        let shared = Shared::Scenario { scenario: WholeScenario::of(&scenario), step };
+        let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
+        prop_assert_eq!(&decoded, &shared);
+        let Shared::Scenario { scenario: whole, .. } = decoded else { unreachable!() };
+        prop_assert_eq!(whole.read().expect("it reads back"), scenario);
+    }
+
+    #[test]
     fn a_scenario_round_trips(scenario in scenario_strategy(), step in any::<u32>()) {
         let shared = Shared::Scenario { scenario: WholeScenario::of(&scenario), step };
         let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
         prop_assert_eq!(&decoded, &shared);
         let Shared::Scenario { scenario: whole, .. } = decoded else { unreachable!() };
         prop_assert_eq!(whole.read().expect("it reads back"), scenario);
+    }
+
+    /// Every lesson's design, with switches flipped and another seed, comes back whole: its
+    /// settings differ from the generator's in every way a lesson writes.
+    #[test]
+    fn every_design_comes_back_whole(
+        pick in any::<prop::sample::Index>(),
+        flips in proptest::collection::vec(any::<prop::sample::Index>(), 0..4),
+        seed in any::<u64>(),
+    ) {
+        let designs = designs();
+        let (_, _, original) = &designs[pick.index(designs.len())];
+        let mut changed = original.clone();
+        let switches = original.workflow.switches();
+        for flip in flips {
+            let switch = switches[flip.index(switches.len())];
+            changed = switch.set(&changed, !switch.get(&changed));
+        }
+        changed.seed = seed;
+        prop_assert_eq!(WholeScenario::of(&changed).read(), Ok(changed));
     }
 
     /// What the learner can do to a lesson's design comes back exactly from its link.
@@ -250,7 +403,7 @@ proptest! {
     /// A real link with a byte changed, cut, or grown: an error or a valid state.
     #[test]
     fn mutated_links_never_panic(
-        scenario in scenario_strategy(),
+        scenario in prop_oneof![scenario_strategy(), generated_strategy()],
         position in any::<prop::sample::Index>(),
         byte in any::<u8>(),
         cut in any::<prop::sample::Index>(),
@@ -403,6 +556,128 @@ fn links_stay_short() {
         scenario: WholeScenario::of(&ten),
         step: 1,
     });
-    println!("a 10-record scenario: {} characters", code.len());
+    println!("a generated 10-record scenario: {} characters", code.len());
     assert!(code.len() < 1_000, "{}", code.len());
+    // Every lesson design written by hand, none from the generator: the longest.
+    let longest = designs()
+        .into_iter()
+        .map(|(id, _, scenario)| {
+            let code = encode(&Shared::Scenario {
+                scenario: WholeScenario::of(&scenario),
+                step: 1,
+            });
+            (code.len(), id, scenario.operations.len())
+        })
+        .max()
+        .expect("lessons");
+    println!(
+        "the longest lesson design as a sandbox scenario: {} characters ({}, {} records)",
+        longest.0, longest.1, longest.2
+    );
+    assert!(longest.0 < 1_000, "{longest:?}");
+}
+
+/// Links made by format 1 (a scenario as its JSON), as the lab wrote them before format 2: they
+/// are in the wild, and still open to the same state.
+#[test]
+fn links_of_the_first_format_still_open() {
+    const SCENARIO: &str = "AZWVWY7bMAyGUaCvvQSfM0X2xVcZDARZpjMa25KrJWkQ5Ao9c0kn9sQew8DkIQt_fr9IRaJ__Pt1BY-YQbKbwdm6Ii_tGRJw6NGdEGaQoddHA8mVYsoapUuEJLiIM6B3H4SxQeQ2mqwNF3ghB2-jUyh0Rh5npwNREGtyDRSIRv-JnY96R1WIXDsfIMll6SlWSVcImQd0bZaXFYrgpPFSBW1NFy90LXxUitrArghqIFbdCiTEWlgjHpW09UtVfC7gMLgLNypDwKoOXlTyLySLGWCpjzrlxl-BJeskZb6xbykvIpWeKtOq8E12Sq42z6lf2i8fpOGOP3RoegFjzX1bmVSybsHtmoMyK7XpzOYzoCx07Hu7zaB29qQztrneW_os_QNVEOpdmiNmopaX0spsoFIpIZIVrOcHaNpFwxv5vJq1BW0UZZb4JXy3ozJsjU4ySerrFegvTgBP4WVOrt3StI0VnYrQGETf9M4flEWtPFGLcWrRpxYDajlOLfvUckCtxqlVn1oNqPU4te5T6wG1Gac2fWozoLbj1LZPbQfUbpza9andgNqPU_s-tR9Qh3Hq0KcORL3dR0pzfumcGMkX8hF6kXwE4-MI2frpCPFASTG3jrLnvHSnLifV9aS6nVT3X9Q31vslp6MlLyaNV5PqZlLdTaqHkZJpx3MZy3AvsflK2aWl-eSwLi-ESI60g-S3j2mleT7x6KBxTTe70iVPuk2zWmuRRv9NmErxNNizyL-vUGh-QIDjB4VwNtUGaJL4gDUPQbq4c37dfv4H";
+    const LESSON: &str = "AWNgZGBkAmJGAA";
+    const WHOLE: &str = "AZVTS3LbMAxNdz0H1krH9qTtVFfJeDgQBTmMKJLlx67H48v1ZAEkS7ETb-KFJQF4j-8B4MPDt__fT5CIWqh_V3Dwse-sP0ANkRLFPUEFLSWzc1CfOKa908YS1DkWqoD_U1bOZ9X54to53NORGZIvUZMyLXMcosmMghKYNXOgOPO3LDz6hXSvOhNThrpDmzg2YOwVdpniXJVwIJUjuoQ6G--WeG-CSkVrtkGLCDZQhuUETpSgvFMXJbN-1P37AZFyPIpRzJmGkJMa8B_U6wrImp1pxPgzSMpH5Mqt8Fo8qgYTKzO6T2N1w6y-69gv9ytldOL41eTRCzjvprYKUmOYgb-eJIitNW4hW1XAVRSF93yuIES_N63QnCZL79JfSWelX9DtqFUBj9Zj-yHLUnJhKnha_YHRLjlp5PVp3vfcKK609Ck80bEMHyiiIDn7fAIecQ20z48rZl2O5jYOvBV5JChp9C4PrmIrV6j1fdT6FrX-gNrcR21uURtGbafFHrvIah3KWlxCjyiNKBcjPlwZkbVuqPORq1dy9JLdfMpuJX9L3NwlXt-Bsr4Oi81T6fjK1dbzTkUK9sgQlMg8_B-pNIORnZJx8xXjaQzGynb-HIXOFE1JXwSzlMSXsS3yfYLeyKWGKJdbRd8YBzz9lCnI4nKzV_I7vwE";
+    assert_eq!(base64_bytes(SCENARIO)[0], 1, "a format 1 link");
+    assert_eq!(
+        decode(SCENARIO),
+        Ok(Shared::Scenario {
+            scenario: WholeScenario::of(&BatchSpec::reference(10).scenario()),
+            step: 4
+        })
+    );
+    assert_eq!(
+        decode(LESSON),
+        Ok(Shared::Lesson {
+            variant: 1,
+            changes: Changes::Edits {
+                switches: vec![(Switch::ProviderDedup, true)],
+                faults: None,
+                schedule: Some(Order::RoundRobin),
+            }
+        })
+    );
+    let Ok(Shared::Lesson { changes, .. }) = decode(WHOLE) else {
+        panic!("the whole-scenario lesson link decodes");
+    };
+    let any = BatchSpec::reference(1).scenario();
+    assert_eq!(changes.apply(&any), Ok(BatchSpec::reference(3).scenario()));
+}
+
+/// A generated batch of any size the sandbox makes fits a link, with a few records edited by
+/// hand; 10,000 records that all differ from the generator's do not, and say so by their length.
+#[test]
+fn generated_scenarios_of_any_size_fit() {
+    for records in [1, 10, 1_000, 10_000, OPERATIONS_MAX] {
+        let batch = BatchSpec::reference(records).scenario();
+        let code = encode(&Shared::Scenario {
+            scenario: WholeScenario::of(&batch),
+            step: 40_000,
+        });
+        println!(
+            "a generated {records}-record scenario: {} characters",
+            code.len()
+        );
+        assert!(code.len() < 300, "{records}: {}", code.len());
+        let Ok(Shared::Scenario { scenario, .. }) = decode(&code) else {
+            panic!("decodes")
+        };
+        assert_eq!(scenario.read(), Ok(batch));
+    }
+    let mut edited = BatchSpec::reference(10_000).scenario();
+    for n in 0..20 {
+        edited.operations[n * 497].payload = [("amount".to_string(), Scalar::Int(n as i64))].into();
+    }
+    let code = encode(&Shared::Scenario {
+        scenario: WholeScenario::of(&edited),
+        step: 1,
+    });
+    println!(
+        "a generated 10,000-record scenario with 20 payloads edited: {} characters",
+        code.len()
+    );
+    assert!(code.len() < 1_000, "{}", code.len());
+    let mut different = BatchSpec::reference(10_000).scenario();
+    for (index, operation) in different.operations.iter_mut().enumerate() {
+        operation.payload.insert(
+            "note".into(),
+            Scalar::Text(format!("hand-{}", index * 7919 % 10_007)),
+        );
+    }
+    let shared = Shared::Scenario {
+        scenario: WholeScenario::of(&different),
+        step: 1,
+    };
+    let code = encode(&shared);
+    println!("10,000 hand-different payloads: {} characters", code.len());
+    assert!(code.len() > LINK_CHARS_MAX, "{}", code.len());
+    assert!(matches!(
+        encode_within(&shared),
+        Err(ShareError::TooLong { .. } | ShareError::TooLarge { .. })
+    ));
+}
+
+/// A link whose scenario names more records than a link may hold is refused before the
+/// generator makes them.
+#[test]
+fn a_link_cannot_ask_for_millions_of_records() {
+    let huge = BatchSpec::reference(OPERATIONS_MAX + 1).scenario();
+    let shared = Shared::Scenario {
+        scenario: WholeScenario::of(&huge),
+        step: 1,
+    };
+    assert!(
+        matches!(encode_within(&shared), Err(ShareError::Invalid(_))),
+        "not made"
+    );
+    let code = encode(&shared);
+    assert!(
+        matches!(decode(&code), Err(ShareError::Invalid(message)) if message.contains("operations"))
+    );
 }

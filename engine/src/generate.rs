@@ -59,8 +59,9 @@ impl BatchSpec {
                     } else {
                         String::new()
                     },
-                runs: (0..self.records)
-                    .filter(|index| index % workers == worker)
+                // Record `i` goes to worker `i % workers`: every `workers`-th from its own.
+                runs: (worker..self.records)
+                    .step_by(workers as usize)
                     .map(|index| Run {
                         op: format!("evt-{index}"),
                         payload: None,

@@ -15,9 +15,10 @@ use serde::{de::DeserializeOwned, Serialize};
 use yew::prelude::*;
 
 use crate::components::fields::{CheckField, NumberField, SelectField, TextField};
+use crate::pages::engine::thousands;
 
-/// How many operations and workers the forms list one by one; past this, the TOML text edits
-/// them (thousands of inputs would make the page slow).
+/// How many operations and workers a page of the forms lists (thousands of inputs at once would
+/// make the page slow); Previous and Next page, or a number to go to, reach the rest.
 pub const LISTED_MAX: usize = 20;
 /// How many runs a worker's run list shows as text; past this, the TOML text edits them.
 const RUNS_LISTED_MAX: usize = 50;
@@ -197,10 +198,68 @@ fn first_fault(workflow: WorkflowKind) -> Option<FaultRule> {
     })
 }
 
+#[derive(Properties, PartialEq)]
+struct PagerProps {
+    /// What the list holds, plural and capitalised: "Operations".
+    what: AttrValue,
+    /// What one item is called, for "Go to operation".
+    one: AttrValue,
+    total: usize,
+    /// The first item listed (0-based).
+    first: usize,
+    /// The first item of the page to show.
+    onfirst: Callback<usize>,
+}
+
+/// Pages of a long list: where the page is ("Operations 21-40 of 10,000"), Previous and Next
+/// page, and the number of an item to go to its page. Every control is a real button or input.
+#[component]
+fn Pager(props: &PagerProps) -> Html {
+    let (total, first) = (props.total, props.first);
+    if total <= LISTED_MAX {
+        return html! {};
+    }
+    let last = (first + LISTED_MAX).min(total);
+    let lower = props.what.to_lowercase();
+    let go = |to: usize| {
+        let onfirst = props.onfirst.clone();
+        Callback::from(move |_: MouseEvent| onfirst.emit(to))
+    };
+    let ongoto = {
+        let onfirst = props.onfirst.clone();
+        Callback::from(move |number: u64| {
+            onfirst.emit((number as usize - 1) / LISTED_MAX * LISTED_MAX)
+        })
+    };
+    html! {
+        <div class="pager" role="group" aria-label={format!("Pages of {lower}")}>
+            <p class="pager-where" role="status">{ format!("{} {}–{} of {}", props.what, thousands(first as u64 + 1), thousands(last as u64), thousands(total as u64)) }</p>
+            <button type="button" aria-label={format!("Previous page of {lower}")} disabled={first == 0}
+                onclick={go(first.saturating_sub(LISTED_MAX))}>{ "Previous page" }</button>
+            <button type="button" aria-label={format!("Next page of {lower}")} disabled={last >= total}
+                onclick={go(last)}>{ "Next page" }</button>
+            <NumberField label={format!("Go to {}", props.one)} value={first as u64 + 1} min={1} max={total as u64} onchange={ongoto} />
+        </div>
+    }
+}
+
+/// The first item of the page `first` asks for, in a list that may have shrunk since.
+fn page_start(first: usize, total: usize) -> usize {
+    first.min(total.saturating_sub(1)) / LISTED_MAX * LISTED_MAX
+}
+
 #[component]
 pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
     let scenario = &props.scenario;
     let workflow = scenario.workflow;
+    let operations_first = use_state(|| 0usize);
+    let workers_first = use_state(|| 0usize);
+    let pager = |state: &UseStateHandle<usize>| {
+        let state = state.clone();
+        Callback::from(move |first: usize| state.set(first))
+    };
+    let operations = page_start(*operations_first, scenario.operations.len());
+    let workers = page_start(*workers_first, scenario.workers.len());
     html! {
         <form class="scenario-form" aria-label="Scenario forms" onsubmit={Callback::from(|event: SubmitEvent| event.prevent_default())}>
             <fieldset disabled={props.disabled}>
@@ -209,8 +268,8 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
                     <p class="hint">{ "The forms wait until the TOML text reads again: fix its error, or undo your typing." }</p>
                 }
                 { workflow_fields(props) }
-                { operation_fields(props) }
-                { worker_fields(props) }
+                { operation_fields(props, operations, pager(&operations_first)) }
+                { worker_fields(props, workers, pager(&workers_first)) }
                 <fieldset class="form-section">
                     <legend>{ "Design switches" }</legend>
                     { for workflow.switches().iter().map(|&switch| html! {
@@ -284,9 +343,9 @@ fn Generator(props: &GeneratorProps) -> Html {
     }
 }
 
-fn operation_fields(props: &ScenarioFormProps) -> Html {
+fn operation_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usize>) -> Html {
     let operations = &props.scenario.operations;
-    let listed = operations.iter().take(LISTED_MAX).enumerate().map(|(index, operation)| {
+    let listed = operations.iter().enumerate().skip(first).take(LISTED_MAX).map(|(index, operation)| {
         let old = operation.id.clone();
         let onid = edit(props, move |next, id: String| {
             next.operations[index].id = id.clone();
@@ -297,7 +356,7 @@ fn operation_fields(props: &ScenarioFormProps) -> Html {
             }
         });
         html! {
-            <li>
+            <li key={index}>
                 <TextField label={format!("Operation {} id", index + 1)} value={operation.id.clone()} onchange={onid} />
                 <PayloadField label={format!("Operation {} payload", index + 1)}
                     value={scenario_text::write_payload(&operation.payload)}
@@ -314,10 +373,8 @@ fn operation_fields(props: &ScenarioFormProps) -> Html {
             <NumberField label="Number of operations" value={operations.len() as u64} min={1} max={RECORDS_MAX}
                 onchange={edit(props, |next, count: u64| set_operation_count(next, count as usize))} />
             <Generator {ongenerate} />
-            <ol class="form-list" aria-label="Operations">{ for listed }</ol>
-            if operations.len() > LISTED_MAX {
-                <p class="hint">{ format!("and {} more: edit them in the TOML text.", operations.len() - LISTED_MAX) }</p>
-            }
+            <Pager what="Operations" one="operation" total={operations.len()} {first} {onfirst} />
+            <ol class="form-list" aria-label="Operations" start={(first + 1).to_string()}>{ for listed }</ol>
         </fieldset>
     }
 }
@@ -358,9 +415,9 @@ fn PayloadField(props: &PayloadFieldProps) -> Html {
     }
 }
 
-fn worker_fields(props: &ScenarioFormProps) -> Html {
+fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usize>) -> Html {
     let workers = &props.scenario.workers;
-    let listed = workers.iter().take(LISTED_MAX).enumerate().map(|(index, worker)| {
+    let listed = workers.iter().enumerate().skip(first).take(LISTED_MAX).map(|(index, worker)| {
         let runs = if worker.runs.len() <= RUNS_LISTED_MAX {
             let text: Vec<&str> = worker.runs.iter().map(|run| run.op.as_str()).collect();
             html! {
@@ -373,7 +430,7 @@ fn worker_fields(props: &ScenarioFormProps) -> Html {
             html! { <p class="hint">{ format!("{} runs: edit them in the TOML text.", worker.runs.len()) }</p> }
         };
         html! {
-            <li>
+            <li key={index}>
                 <TextField label={format!("Worker {} name", index + 1)} value={worker.name.clone()}
                     onchange={edit(props, move |next, name: String| next.workers[index].name = name)} />
                 { runs }
@@ -385,7 +442,8 @@ fn worker_fields(props: &ScenarioFormProps) -> Html {
             <legend>{ "Workers and their runs" }</legend>
             <NumberField label="Number of workers" value={workers.len() as u64} min={1} max={64}
                 onchange={edit(props, |next, count: u64| set_worker_count(next, count as usize))} />
-            <ol class="form-list" aria-label="Workers">{ for listed }</ol>
+            <Pager what="Workers" one="worker" total={workers.len()} {first} {onfirst} />
+            <ol class="form-list" aria-label="Workers" start={(first + 1).to_string()}>{ for listed }</ol>
             <p class="hint">{ "A run's own payload, start tick or reused key: edit it in the TOML text." }</p>
         </fieldset>
     }

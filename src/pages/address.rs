@@ -2,7 +2,6 @@
 //! address (no history entry per step); an address the page did not write (a link opened, a step
 //! typed, Back in the browser) loads into the player.
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -22,9 +21,7 @@ pub fn use_address(
 ) {
     let navigator = use_navigator().expect("a player page is inside a router");
     let address = use_route::<Route>();
-    // Addresses written and not yet seen back in the route, oldest first: the router may show
-    // an older one while the player has moved on, and that is not a link to load.
-    let written = use_mut_ref(VecDeque::<Route>::new);
+    let written = use_mut_ref(Written::default);
     {
         let written = Rc::clone(&written);
         use_effect_with(
@@ -33,7 +30,7 @@ pub fn use_address(
                 if !*from_link {
                     let route = route_of(setup);
                     navigator.replace(&route);
-                    written.borrow_mut().push_back(route);
+                    written.borrow_mut().wrote(route);
                 }
             },
         );
@@ -43,7 +40,7 @@ pub fn use_address(
     use_effect_with(address, move |address| {
         let echo = address
             .as_ref()
-            .is_some_and(|address| seen_back(&written, address));
+            .is_some_and(|address| written.borrow_mut().seen_back(address));
         if echo || asked == current {
             return;
         }
@@ -51,15 +48,34 @@ pub fn use_address(
     });
 }
 
-/// Whether `route` is one the page wrote (then it and every older one are done with).
-fn seen_back(written: &RefCell<VecDeque<Route>>, route: &Route) -> bool {
-    let mut written = written.borrow_mut();
-    match written.iter().position(|candidate| candidate == route) {
-        Some(position) => {
-            written.drain(..=position);
-            true
+/// Addresses a page wrote and has not yet seen back in the route, oldest first: the router may
+/// show an older one while the page has moved on, and that is not a link to load.
+#[derive(Debug, Default)]
+pub struct Written {
+    pending: VecDeque<Route>,
+    last: Option<Route>,
+}
+
+impl Written {
+    pub fn wrote(&mut self, route: Route) {
+        self.pending.push_back(route.clone());
+        self.last = Some(route);
+    }
+
+    /// The address the page wrote last.
+    pub fn last(&self) -> Option<&Route> {
+        self.last.as_ref()
+    }
+
+    /// Whether `route` is one the page wrote (then it and every older one are done with).
+    pub fn seen_back(&mut self, route: &Route) -> bool {
+        match self.pending.iter().position(|candidate| candidate == route) {
+            Some(position) => {
+                self.pending.drain(..=position);
+                true
+            }
+            None => false,
         }
-        None => false,
     }
 }
 

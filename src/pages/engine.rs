@@ -369,7 +369,7 @@ fn growth(batches: &[Batch]) -> String {
 }
 
 /// 10000 as "10,000".
-fn thousands(value: u64) -> String {
+pub(crate) fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (position, digit) in digits.chars().enumerate() {

@@ -2,12 +2,19 @@
 //! in forms or as TOML text (the two kept in step), runs it and steps through it, exports the
 //! scenario and the diagram, and imports a scenario file. It is saved in this browser, so a
 //! reload loses nothing.
+//!
+//! The address always holds the exact state, `#/sandbox/STATE` (`lab_course::share`): the
+//! scenario and the step, replaced (never pushed) a moment after each change, so a run of steps
+//! or keys writes it once. A scenario too large for an address leaves `#/sandbox` there, and the
+//! page says why. An address the page did not write (a link opened) shows its scenario in place
+//! of the learner's, who can go back to theirs.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use lab_course::scenario_text;
+use lab_course::share::{decode, encode_within, ShareError, Shared, WholeScenario};
 use lab_engine::{Scenario, WorkflowKind};
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -23,16 +30,21 @@ use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::share::Share;
 use crate::components::stepper::Stepper;
 use crate::course::course;
-use crate::pages::address::absolute;
-use crate::pages::scenario::route_of;
+use crate::pages::address::{absolute, Written};
 use crate::player::{use_player, Design, PlayerAction, Setup, WhatCouldGoWrong};
 use crate::route::Route;
-use crate::sandbox::{blank, Sandbox, SandboxAction};
+use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
 use crate::store::{load_sandbox, save_sandbox, use_app, use_app_dispatch, AppAction, Speed};
 
 /// How long typing must pause before the text is read, in milliseconds: reading a scenario of
 /// thousands of records takes a moment, and a half-typed word is never worth an error.
 const READ_PAUSE_MS: u32 = 400;
+/// How long the lab must rest (no step, no change) before the address is written, in
+/// milliseconds: held-down keys and playback write it once, and a step never waits for the
+/// encoding of thousands of records.
+const ADDRESS_PAUSE_MS: u32 = 250;
+/// Where the writing of an address starts, on the browser's performance timeline.
+const ADDRESS_MARK: &str = "sandbox-address-start";
 /// Events the diagram draws before the cursor.
 const DIAGRAM_WINDOW: u32 = 120;
 /// Operations the records table shows around the current one.
@@ -69,6 +81,19 @@ fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
     let (lesson, variant) = choice.split_once('/')?;
     let course = course();
     Some(course.lesson(lesson)?.variant(variant)?.scenario.clone())
+}
+
+/// The scenario and the 1-based step an address's state names.
+fn read_link(state: &str) -> Result<(Scenario, u32), ShareError> {
+    match decode(state)? {
+        Shared::Scenario { scenario, step } => Ok((scenario.read()?, step)),
+        Shared::Lesson { .. } => Err(ShareError::Malformed),
+    }
+}
+
+/// Why a link cannot be shown, in words.
+fn link_problem(error: &ShareError) -> String {
+    format!("This link cannot be shown: {error}. Showing your own sandbox instead.")
 }
 
 /// The operations the records table shows: a window around the current event's operation.
@@ -118,8 +143,7 @@ impl PartialEq for ExploreProps {
     }
 }
 
-/// The player's "What could go wrong?" on the sandbox's scenario (the learner's, even while a
-/// counterexample is on show).
+/// The player's "What could go wrong?" on the sandbox's scenario.
 #[component]
 fn Explore(props: &ExploreProps) -> Html {
     html! {
@@ -134,65 +158,74 @@ struct SandboxLabProps {
     revision: u32,
     /// The frame on show, shared with the page so the next lab starts there.
     frame: Rc<Cell<u32>>,
+    /// The addresses the page wrote, so it knows its own address when it sees it.
+    written: Rc<RefCell<Written>>,
+    /// A counterexample to open, at the event that breaks it.
+    onopen: Callback<(Scenario, u32)>,
 }
 
 impl PartialEq for SandboxLabProps {
     fn eq(&self, other: &Self) -> bool {
-        self.revision == other.revision && Rc::ptr_eq(&self.scenario, &other.scenario)
+        self.revision == other.revision
+            && Rc::ptr_eq(&self.scenario, &other.scenario)
+            && self.onopen == other.onopen
     }
 }
 
 #[derive(Properties, PartialEq)]
 struct SandboxShareProps {
-    /// The scenario on show (the learner's, or a counterexample opened from it).
-    scenario: Scenario,
-    frame: u32,
-    counterexample: bool,
+    /// The address's state as last written, or why the scenario does not fit in one.
+    address: Option<Result<String, ShareError>>,
 }
 
-/// A link to the scenario on show at this step, made when asked: encoding a scenario of
-/// thousands of records at every step would cost more than the step. A link made for another
-/// step or scenario is not shown, so what is offered is always the state on show.
+/// "Copy link" and "Embed" for the address on show; for a scenario no address can hold, why,
+/// and what to do instead.
 #[component]
 fn SandboxShare(props: &SandboxShareProps) -> Html {
-    let made = use_state(|| None::<(u32, bool, Result<(String, String), usize>)>);
-    let onmake = {
-        let made = made.clone();
-        let (scenario, frame, counterexample) =
-            (props.scenario.clone(), props.frame, props.counterexample);
-        Callback::from(move |_: MouseEvent| {
-            let full = absolute(&route_of(&scenario, frame, false));
-            let link = match full.len() <= lab_course::share::LINK_CHARS_MAX {
-                true => Ok((full, absolute(&route_of(&scenario, frame, true)))),
-                false => Err(full.len()),
-            };
-            made.set(Some((frame, counterexample, link)));
-        })
+    let body = match &props.address {
+        None => html! {},
+        Some(Ok(state)) => {
+            let link = absolute(&Route::SandboxState {
+                state: state.clone(),
+            });
+            let embed = absolute(&Route::scenario(state.clone(), true));
+            html! {
+                <Share link={AttrValue::from(link)} embed={AttrValue::from(embed)} title="Idempotency Lab: a scenario from the sandbox" />
+            }
+        }
+        Some(Err(error)) => html! {
+            <p class="notice" role="status">{ format!(
+                "The address cannot hold this scenario ({error}), so it names only the sandbox. Nothing is lost: your sandbox is saved in this browser. To share this scenario, download it (TOML) and send the file."
+            ) }</p>
+        },
     };
-    let current = (*made)
-        .as_ref()
-        .filter(|(frame, counterexample, _)| {
-            *frame == props.frame && *counterexample == props.counterexample
-        })
-        .map(|(_, _, link)| link.clone());
     html! {
         <section class="sandbox-share" aria-labelledby="sandbox-share">
             <h2 id="sandbox-share" class="panel-title">{ "Share this scenario" }</h2>
-            <button type="button" onclick={onmake}>{ "Make a link to this step" }</button>
-            { match current {
-                Some(Ok((link, embed))) => html! {
-                    <Share link={AttrValue::from(link)} embed={AttrValue::from(embed)} title="Idempotency Lab: a scenario from the sandbox" />
-                },
-                Some(Err(length)) => html! {
-                    <p class="notice" role="status">{ format!(
-                        "This scenario is too large for a link ({length} characters; a link holds at most {}). Download the scenario (TOML) to share it instead.",
-                        lab_course::share::LINK_CHARS_MAX
-                    ) }</p>
-                },
-                None => html! {},
-            } }
+            { body }
         </section>
     }
+}
+
+/// The address's state for the scenario at a frame, encoded once per scenario: a scenario too
+/// large for an address stays too large at every step.
+fn address_state(
+    scenario: &Scenario,
+    frame: u32,
+    whole: &RefCell<Option<Result<WholeScenario, ShareError>>>,
+) -> Result<String, ShareError> {
+    let mut whole = whole.borrow_mut();
+    let scenario = whole
+        .get_or_insert_with(|| Ok(WholeScenario::of(scenario)))
+        .clone()?;
+    let state = encode_within(&Shared::Scenario {
+        scenario,
+        step: frame + 1,
+    });
+    if let Err(error) = &state {
+        *whole = Some(Err(error.clone()));
+    }
+    state
 }
 
 /// The lab on the sandbox's scenario: the player made for it, with the scenario as its one
@@ -229,16 +262,45 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         let dispatcher = player.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(PlayerAction::Next))
     };
-    // Whether the lab shows a counterexample the explorer found rather than the sandbox's
-    // scenario (until the scenario changes and this lab is made anew).
-    let counterexample = use_state(|| false);
-    let onopen = use_callback(
-        (player.dispatcher(), counterexample.clone()),
-        |(scenario, event), (dispatcher, counterexample)| {
-            counterexample.set(true);
-            dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event })
-        },
-    );
+    let address = use_state(|| None::<Result<String, ShareError>>);
+    {
+        // The address follows the frame once the lab rests; this lab's scenario is encoded once.
+        let whole = use_mut_ref(|| None);
+        let navigator = use_navigator().expect("the sandbox is inside a router");
+        let (scenario, written, address) = (
+            Rc::clone(&props.scenario),
+            Rc::clone(&props.written),
+            address.clone(),
+        );
+        use_effect_with(player.frame(), move |&frame| {
+            let timer = Timeout::new(ADDRESS_PAUSE_MS, move || {
+                // On the browser's performance timeline as "sandbox-address", for the tests.
+                let performance = web_sys::window().and_then(|window| window.performance());
+                if let Some(performance) = &performance {
+                    let _ = performance.mark(ADDRESS_MARK);
+                }
+                let state = address_state(&scenario, frame, &whole);
+                let route = match &state {
+                    Ok(state) => Route::SandboxState {
+                        state: state.clone(),
+                    },
+                    Err(_) => Route::Sandbox,
+                };
+                let new = written.borrow().last() != Some(&route);
+                if new {
+                    // Recorded before the router hears of it, which may be at once.
+                    written.borrow_mut().wrote(route.clone());
+                    navigator.replace(&route);
+                }
+                address.set(Some(state));
+                if let Some(performance) = &performance {
+                    let _ = performance.measure_with_start_mark("sandbox-address", ADDRESS_MARK);
+                }
+            });
+            move || drop(timer)
+        });
+    }
+    let onopen = props.onopen.clone();
     match player.error() {
         Some(error) => {
             html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
@@ -260,9 +322,6 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
                     if let Some(notice) = player.notice() {
                         <p class="notice" role="status">{ notice.to_string() }</p>
                     }
-                    if *counterexample {
-                        <p class="notice" role="status">{ "The lab shows the explorer's counterexample, not your scenario; change your scenario to see it again." }</p>
-                    }
                     <Stepper frame={player.frame()} total={player.frames().total()} {ongo} {onnext} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
                     <EventCard trace={Rc::clone(&trace)} {cursor} />
                     if total > operations.len() {
@@ -275,7 +334,7 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
                         <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
                     </div>
                     <Explore revision={props.revision} scenario={Rc::clone(&props.scenario)} budget={designs[0].budget.clone()} {onopen} />
-                    <SandboxShare scenario={scenario.clone()} frame={player.frame()} counterexample={*counterexample} />
+                    <SandboxShare address={(*address).clone()} />
                 </>
             }
         }
@@ -285,14 +344,106 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
 #[component]
 pub fn SandboxPage() -> Html {
     let loaded = use_memo((), |_| load_sandbox());
+    let route = use_route::<Route>();
+    let in_address = match &route {
+        Some(Route::SandboxState { state }) => Some(state.clone()),
+        _ => None,
+    };
+    // The link the page was opened with, read once.
+    let opened = {
+        let in_address = in_address.clone();
+        use_memo((), move |_| {
+            in_address.map(|state| (read_link(&state), state))
+        })
+    };
     let state = {
-        let loaded = Rc::clone(&loaded);
-        use_reducer(move || Sandbox::restored(&loaded.0, || blank(WorkflowKind::Reserve)))
+        let (loaded, opened) = (Rc::clone(&loaded), Rc::clone(&opened));
+        use_reducer(move || {
+            let own = Sandbox::restored(&loaded.0, || blank(WorkflowKind::Reserve));
+            match &*opened {
+                Some((Ok((scenario, _)), _)) => (*Rc::new(own).reduce(SandboxAction::Show {
+                    scenario: scenario.clone(),
+                    what: Shown::Link,
+                }))
+                .clone(),
+                _ => own,
+            }
+        })
     };
     let save_problem = use_state(|| None::<String>);
     let start = use_state(|| BLANK.to_string());
     // The frame on show, kept across a change of scenario (the lab is made anew for each).
-    let frame = use_memo((), |_| Cell::new(0u32));
+    let frame = {
+        let opened = Rc::clone(&opened);
+        use_memo((), move |_| {
+            let step = match &*opened {
+                Some((Ok((_, step)), _)) => *step,
+                _ => 1,
+            };
+            Cell::new(step.saturating_sub(1))
+        })
+    };
+    // The addresses the page wrote (and the one it was opened with), to tell them from a link.
+    let written = {
+        let route = route.clone();
+        use_memo((), move |_| {
+            let mut written = Written::default();
+            if let Some(route @ Route::SandboxState { .. }) = route {
+                written.wrote(route);
+            }
+            RefCell::new(written)
+        })
+    };
+    let link_problem = {
+        let opened = Rc::clone(&opened);
+        use_state(move || match &*opened {
+            Some((Err(error), _)) => Some(self::link_problem(error)),
+            _ => None,
+        })
+    };
+    {
+        // An address the page did not write is a link to show; the bare `#/sandbox` (the
+        // course map's link) gets the state back.
+        let navigator = use_navigator().expect("the sandbox is inside a router");
+        let (written, frame, dispatcher) =
+            (Rc::clone(&written), Rc::clone(&frame), state.dispatcher());
+        let link_problem = link_problem.clone();
+        use_effect_with(route, move |route| {
+            let Some(route) = route else {
+                return;
+            };
+            if written.borrow_mut().seen_back(route) {
+                return;
+            }
+            let shown = match route {
+                Route::SandboxState { state } => read_link(state),
+                Route::Sandbox => Err(ShareError::Malformed),
+                // Leaving the sandbox.
+                _ => return,
+            };
+            match shown {
+                Ok((scenario, step)) => {
+                    link_problem.set(None);
+                    frame.set(step.saturating_sub(1));
+                    dispatcher.dispatch(SandboxAction::Show {
+                        scenario,
+                        what: Shown::Link,
+                    });
+                }
+                Err(error) => {
+                    if matches!(route, Route::SandboxState { .. }) {
+                        link_problem.set(Some(self::link_problem(&error)));
+                    }
+                    // The address goes back to the state on show.
+                    let last = written.borrow().last().cloned();
+                    if let Some(last) = last.filter(|last| last != route) {
+                        written.borrow_mut().wrote(last.clone());
+                        navigator.replace(&last);
+                    }
+                }
+            }
+        });
+    }
     {
         // Typed text is read once typing pauses.
         let dispatcher = state.dispatcher();
@@ -315,7 +466,8 @@ pub fn SandboxPage() -> Html {
         use_effect_with(
             (state.scenario_revision, state.text_revision, state.checked),
             move |&(_, _, checked)| {
-                if checked {
+                // A scenario on show in place of the learner's is not saved over theirs.
+                if checked && state.saveable() {
                     match save_sandbox(&state.saved()) {
                         Ok(()) => save_problem.set(None),
                         Err(reason) => save_problem.set(Some(format!(
@@ -338,8 +490,38 @@ pub fn SandboxPage() -> Html {
     let onimport = use_callback(dispatcher.clone(), |(name, text), dispatcher| {
         dispatcher.dispatch(SandboxAction::Import { name, text })
     });
-    let onimportfailed = use_callback(dispatcher, |message, dispatcher| {
+    let onimportfailed = use_callback(dispatcher.clone(), |message, dispatcher| {
         dispatcher.dispatch(SandboxAction::ImportFailed(message))
+    });
+    let onopen = use_callback(
+        (dispatcher, Rc::clone(&frame)),
+        |(scenario, event): (Scenario, u32), (dispatcher, frame)| {
+            frame.set(event);
+            dispatcher.dispatch(SandboxAction::Show {
+                scenario,
+                what: Shown::Counterexample,
+            })
+        },
+    );
+    let onback = {
+        let dispatcher = state.dispatcher();
+        let frame = Rc::clone(&frame);
+        Callback::from(move |_: MouseEvent| {
+            frame.set(0);
+            dispatcher.dispatch(SandboxAction::Back)
+        })
+    };
+    let showing = state.showing.as_ref().map(|showing| {
+        let what = match showing.what {
+            Shown::Link => "The sandbox shows the scenario of the link you opened; the forms and the text edit it.",
+            Shown::Counterexample => "The sandbox shows the counterexample the explorer found, so the forms and the text edit what the lab shows: change it, or flip a switch, and run it again.",
+        };
+        html! {
+            <div class="notice showing" role="status">
+                <p>{ what }{ " Your own scenario is kept, saved in this browser, until you change this one." }</p>
+                <button type="button" onclick={onback}>{ "Back to your scenario" }</button>
+            </div>
+        }
     });
     let onstartchoice = {
         let start = start.clone();
@@ -409,6 +591,10 @@ pub fn SandboxPage() -> Html {
             if let Some(problem) = (*save_problem).clone() {
                 <p class="notice" role="alert">{ problem }</p>
             }
+            if let Some(problem) = (*link_problem).clone() {
+                <p class="notice" role="status">{ problem }</p>
+            }
+            { for showing }
             <div class="start-from" role="group" aria-label="Start from">
                 <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
                 <button type="button" onclick={onstart}>{ "Start from this design" }</button>
@@ -429,7 +615,8 @@ pub fn SandboxPage() -> Html {
                     <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
                     <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
                 </div>
-                <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision} frame={Rc::clone(&frame)} />
+                <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision}
+                    frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} />
             </section>
         </main>
     }
