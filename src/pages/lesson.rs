@@ -20,7 +20,7 @@ use crate::player::{
     use_player_with, Design, Lab, Part, PlayerAction, PlayerState, Prediction, Setup,
 };
 use crate::route::Route;
-use crate::store::{use_app_dispatch, AppAction, RecordVisit};
+use crate::store::{use_app, use_app_dispatch, AppAction, RecordVisit};
 
 #[derive(Properties, PartialEq)]
 pub struct LessonPageProps {
@@ -135,7 +135,22 @@ fn LessonView(props: &LessonViewProps) -> Html {
     let designs = use_memo(lesson.id.clone(), |_| Design::of_lesson(lesson));
     let (asked, link_notice) = setup_of(lesson, props.step.as_ref(), props.changes.as_ref());
     let parts = use_memo(lesson.id.clone(), |_| Part::of_lesson(lesson));
-    let player = use_player_with(designs, parts, asked.clone());
+    // Predictions answered or skipped before (saved progress): a reload does not ask them again.
+    let known = use_app()
+        .progress
+        .predictions
+        .get(&lesson.id)
+        .map(|saved| {
+            let part = |&part: &u32| part.checked_sub(1).map(|part| part as usize);
+            let skipped = saved.skipped.iter().filter_map(part);
+            let answered = saved.answered.iter().filter_map(part);
+            skipped
+                .map(|part| (part, Prediction::Skipped))
+                .chain(answered.map(|part| (part, Prediction::Answered)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let player = use_player_with(designs, parts, known, asked.clone());
     // The line the learner picked for a "find the line" task, by step.
     let picked = use_state(|| None::<(usize, String)>);
     {

@@ -31,6 +31,7 @@ mod lab;
 mod shortcuts;
 mod state;
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -45,18 +46,23 @@ use crate::store::use_app;
 /// The player's reducer, with playback at the learner's speed and the keyboard shortcuts.
 #[hook]
 pub fn use_player(designs: Rc<Vec<Design>>, setup: Setup) -> UseReducerHandle<PlayerState> {
-    use_player_with(designs, Rc::new(Vec::new()), setup)
+    use_player_with(designs, Rc::new(Vec::new()), BTreeMap::new(), setup)
 }
 
 /// [`use_player`] for a lesson: Next waits at a part that asks a prediction until the learner
-/// answers or skips it.
+/// answers or skips it (`known`: what saved progress says the learner already did, by part).
 #[hook]
 pub fn use_player_with(
     designs: Rc<Vec<Design>>,
     parts: Rc<Vec<Part>>,
+    known: BTreeMap<usize, Prediction>,
     setup: Setup,
 ) -> UseReducerHandle<PlayerState> {
-    let player = use_reducer(move || PlayerState::new(designs, setup).with_parts(parts));
+    let player = use_reducer(move || {
+        PlayerState::new(designs, setup)
+            .with_parts(parts)
+            .with_predictions(known)
+    });
     let speed = use_app().settings.speed;
     use_playback(&player, speed);
     use_shortcuts(&player);

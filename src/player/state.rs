@@ -210,6 +210,13 @@ impl PlayerState {
         self
     }
 
+    /// The same player, remembering what the learner already did with these parts' predictions
+    /// (from saved progress: a reload does not ask again).
+    pub fn with_predictions(mut self, predictions: BTreeMap<usize, Prediction>) -> PlayerState {
+        self.predictions = predictions;
+        self
+    }
+
     /// The part shown at the current frame: the last that starts at or before it.
     pub fn part(&self) -> Option<usize> {
         let here = self.located();

@@ -237,6 +237,14 @@ describe('a prediction comes before Next', () => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Course' }).click();
     const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: /A missing reply is not a failed action/ }) });
     await card.getByText('2 predictions answered, 0 skipped').waitFor();
+
+    // After a reload the answers are remembered: Next does not ask again.
+    await open(page, lessonUrl(origin, 'lost-reply'));
+    await page.reload();
+    await waitForStep(page, 1, total);
+    await next.click();
+    await waitForStep(page, 2, total);
+    assert.equal(await predictFirst(page).count(), 0, 'a prediction answered before is not asked again after a reload');
     assertNoErrors(errors);
     await close();
   });
