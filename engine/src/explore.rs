@@ -831,8 +831,7 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
     let table = &world.table;
     // The next rowid is private to the table; it decides only the ids of later rows, never what
     // a step does, so states that differ in it alone continue the same way.
-    let flags = u64::from(table.unique)
-        | u64::from(table.rows_are_effects) << 1;
+    let flags = u64::from(table.unique) | u64::from(table.rows_are_effects) << 1;
     // The cancelled workers as a set of bits (validation caps a scenario at 64 workers).
     let cancelled = world
         .cancelled
