@@ -1,1 +1,0 @@
-/work/main/tests/minimal-app/target/wasm32-unknown-unknown/release/minimal-app.wasm: /work/main/tests/minimal-app/src/main.rs
