@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use lab_course::scenario_text;
 use lab_engine::{
-    Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, Operation,
+    Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, KeySource, Operation,
     RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, STEP_CAP_MAX, TICKS_MAX,
 };
 use serde::{de::DeserializeOwned, Serialize};
@@ -36,6 +36,13 @@ const STATUSES: [RejectStatus; 3] = [
     RejectStatus::BadRequest400,
     RejectStatus::Conflict409,
     RejectStatus::Unprocessable422,
+];
+const KEYS: [KeySource; 5] = [
+    KeySource::SourceId,
+    KeySource::AutoIncrement,
+    KeySource::ContentHash,
+    KeySource::FreshRandom,
+    KeySource::None,
 ];
 const CLASSES: [FailureClass; 4] = [
     FailureClass::InvalidInput,
@@ -95,6 +102,10 @@ fn edit<T: 'static>(
 /// own fault table.
 fn set_workflow(scenario: &mut Scenario, workflow: WorkflowKind) {
     scenario.workflow = workflow;
+    // Only a provider request can go without a key.
+    if workflow != WorkflowKind::Reserve && scenario.design.key == KeySource::None {
+        scenario.design.key = KeySource::SourceId;
+    }
     scenario
         .faults
         .retain(|rule| workflow.faults_at(rule.at).contains(&rule.fault));
@@ -277,6 +288,7 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
                             onchange={edit(props, move |next, on: bool| *next = switch.set(next, on))} />
                     }) }
                 </fieldset>
+                { design_fields(props) }
                 { provider_fields(props) }
                 { retry_fields(props) }
                 { fault_fields(props) }
@@ -449,6 +461,29 @@ fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usiz
     }
 }
 
+/// The design's choices that are not on or off: where the key comes from, and who owns the review
+/// items the design raises.
+fn design_fields(props: &ScenarioFormProps) -> Html {
+    let design = &props.scenario.design;
+    // Only a provider request has a header to leave out: validation refuses `none` elsewhere.
+    let keys: Vec<KeySource> = KEYS
+        .into_iter()
+        .filter(|&key| key != KeySource::None || props.scenario.workflow == WorkflowKind::Reserve)
+        .collect();
+    html! {
+        <fieldset class="form-section">
+            <legend>{ "Design" }</legend>
+            <SelectField label="Idempotency key comes from" options={options(&keys)} value={name_of(&design.key)}
+                onchange={edit(props, |next, name: String| if let Some(key) = from_name(&name) { next.design.key = key })} />
+            <TextField label="Review items are owned by (empty: nobody)" value={design.review_owner.clone().unwrap_or_default()}
+                onchange={edit(props, |next, owner: String| {
+                    let owner = owner.trim();
+                    next.design.review_owner = (!owner.is_empty()).then(|| owner.to_string());
+                })} />
+        </fieldset>
+    }
+}
+
 fn provider_fields(props: &ScenarioFormProps) -> Html {
     let provider = &props.scenario.provider;
     html! {
@@ -460,6 +495,8 @@ fn provider_fields(props: &ScenarioFormProps) -> Html {
                 onchange={edit(props, |next, ticks: u64| next.provider.retention_ticks = ticks as u32)} />
             <NumberField label="Lookups stale for (ticks; 0 is authoritative)" value={u64::from(provider.lookup_stale_ticks)} min={0} max={u64::from(TICKS_MAX)}
                 onchange={edit(props, |next, ticks: u64| next.provider.lookup_stale_ticks = ticks as u32)} />
+            <CheckField label="Refuse a request without a key (400)" checked={provider.require_key}
+                onchange={edit(props, |next, on: bool| next.provider.require_key = on)} />
         </fieldset>
     }
 }

@@ -162,6 +162,51 @@ describe('the sandbox', () => {
     await close();
   });
 
+  it('the key source, the review owner and the provider\'s key requirement are form fields the engine runs', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, sandboxUrl(origin));
+    await startFrom(page, 'Same key, changed payload: Provider accepts a changed payload silently (unsafe)');
+    await waitForText(() => tomlBox(page).inputValue(), /^workflow = "reserve"$/m, { what: 'the lesson design' });
+    const keySource = page.getByLabel('Idempotency key comes from');
+    assert.equal(await keySource.inputValue(), 'source_id');
+    const replies = (trace) => trace.events.flatMap((event) => event.messages.map((message) => message.label.reply?.reply)).filter(Boolean);
+    const exported = async (name) => {
+      const file = path.join(RESULTS, name);
+      fs.mkdirSync(RESULTS, { recursive: true });
+      fs.writeFileSync(file, (await download(page, 'Download the scenario (TOML)')).text);
+      const trace = labRun(file);
+      assert.equal((await runStatus(page)).events, trace.events.length, 'the page runs what lab runs');
+      return trace;
+    };
+
+    // No key at all: a provider that requires one answers 400, and nothing is recorded.
+    await keySource.selectOption('none');
+    await waitForText(() => tomlBox(page).inputValue(), /^key = "none"$/m, { what: 'the TOML text' });
+    const required = page.getByLabel('Refuse a request without a key (400)');
+    assert.equal(await required.isChecked(), true);
+    assert.ok(replies(await exported('sandbox-no-key.toml')).includes('key_missing'), 'the provider refuses the keyless request');
+    await required.uncheck();
+    await waitForText(() => tomlBox(page).inputValue(), /^require_key = false$/m, { what: 'the TOML text' });
+    assert.ok(!replies(await exported('sandbox-no-key-accepted.toml')).includes('key_missing'), 'the provider takes it without a key');
+
+    // The owner of review items is the design's; an empty field means nobody.
+    const owner = page.getByLabel('Review items are owned by (empty: nobody)');
+    await owner.fill('  Billing team ');
+    await owner.press('Tab');
+    await waitForText(() => tomlBox(page).inputValue(), /^review_owner = "Billing team"$/m, { what: 'the TOML text' });
+    await owner.fill('');
+    await owner.press('Tab');
+    await waitForText(() => tomlBox(page).inputValue(), /^(?![\s\S]*review_owner)/, { what: 'the TOML text without an owner' });
+
+    // Only a provider request can go without a key: another workflow falls back to the source's id.
+    await page.getByLabel('Workflow every worker runs').selectOption('ingest');
+    await waitForText(() => tomlBox(page).inputValue(), /^workflow = "ingest"$/m, { what: 'the TOML text' });
+    assert.equal(await keySource.inputValue(), 'source_id');
+    assert.equal(await keySource.locator('option[value="none"]').count(), 0);
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('"What could go wrong?" finds a counterexample of an unsafe design and opens it in the player', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, sandboxUrl(origin));
