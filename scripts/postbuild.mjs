@@ -5,13 +5,24 @@
 //     Trunk writes the asset hashes into it; every other script is an external file of 'self'.
 //     The same policy goes into dist/_headers, for hosts that read that file (Netlify,
 //     Cloudflare Pages), and README.md says how to send it from any other host.
-//  2. precompressed copies of every file, NAME.gz (gzip -9) and NAME.br (brotli 11), that
+//  2. the course map's markup, prerendered (when index.html has the PRERENDER marker): the app's
+//     own render of `#/` for a learner with nothing saved, read from Chromium, so the map paints
+//     before the WebAssembly arrives. static/theme.js shows it only where it is exactly what the
+//     app renders, and src/main.rs removes it as the app mounts.
+//  3. Trunk's preloads of the app's module and WebAssembly moved up to just after the policy, so
+//     the browser asks for them at once, not after the stylesheet and the (blocking) theme script.
+//     The WebAssembly's preload loses its `integrity`: Trunk's loader fetches it without one, and
+//     Chromium ignores it on a fetch preload with a console warning. The loader's size of the
+//     WebAssembly (for the loading line's percentage) becomes the size of the file it fetches.
+//  4. precompressed copies of every file, NAME.gz (gzip -9) and NAME.br (brotli 11), that
 //     `make serve-dist` (scripts/serve-dist.mjs) and static hosts send by Accept-Encoding.
 // Usage: node scripts/postbuild.mjs [DIST]   (default: dist)
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 /** The policy's directives, without the hashes of the inline scripts. */
 export function policy(scriptHashes) {
@@ -83,14 +94,93 @@ export function precompress(dist) {
   }
 }
 
-function main() {
+/** Where index.html wants the course map's prerendered markup. */
+export const PRERENDER = '<!-- prerender: the course map -->';
+
+/**
+ * The markup the app renders at `#/` for a learner with nothing saved: the body's elements
+ * but the boot line and the scripts, each marked data-prerender. Form controls (and the skip link,
+ * which needs the app) are inert until the app replaces them; links are real.
+ */
+export async function prerenderMap(dist) {
+  // playwright-core is a test dependency: `make setup` installs it before `make build`.
+  const require = createRequire(fileURLToPath(new URL('../tests/browser/package.json', import.meta.url)));
+  const { chromium } = require('playwright-core');
+  const { createServer } = await import('./serve-dist.mjs');
+  const server = createServer(dist);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.goto(`http://127.0.0.1:${server.address().port}/#/`);
+    await page.locator('main.home .lesson-card').first().waitFor({ timeout: 30_000 });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    if (errors.length > 0) throw new Error(`the course map logged errors: ${errors.join('; ')}`);
+    return await page.evaluate(() =>
+      [...document.body.children]
+        .filter((element) => element.id !== 'boot' && !['SCRIPT', 'NOSCRIPT'].includes(element.tagName))
+        .map((element) => {
+          const copy = element.cloneNode(true);
+          copy.setAttribute('data-prerender', '');
+          for (const control of copy.querySelectorAll('button, input, select, textarea, .skip-link')) {
+            control.setAttribute('inert', '');
+          }
+          return copy.outerHTML;
+        })
+        .join('\n'));
+  } finally {
+    await browser.close();
+    server.closeAllConnections?.();
+    server.close();
+  }
+}
+
+const PRELOAD = /<link rel="(?:modulepreload|preload)"[^>]*>/gi;
+
+/** index.html with Trunk's preload links (written last in <head>) first after the policy. */
+export function withEarlyPreloads(html) {
+  const preloads = (html.match(PRELOAD) ?? []).map((link) =>
+    /\bas="fetch"/.test(link) ? link.replace(/\s+integrity="[^"]*"/, '') : link);
+  if (preloads.length === 0) return html;
+  const rest = html.replace(PRELOAD, '');
+  const anchor = CSP_META.exec(rest) ?? /<meta charset="utf-8"\s*\/?>/i.exec(rest);
+  if (!anchor) throw new Error('index.html has no <meta charset="utf-8">: the preloads must follow it');
+  const at = anchor.index + anchor[0].length;
+  return `${rest.slice(0, at)}\n    ${preloads.join('\n    ')}${rest.slice(at)}`;
+}
+
+/**
+ * index.html with the loader's size of each WebAssembly file (Trunk writes the size before
+ * wasm-opt) replaced by the size of the file in `dist`.
+ */
+export function withWasmSizes(html, dist) {
+  return html.replace(/__trunkInitializer\(init, '([^']+\.wasm)', (\d+),/g, (call, source, size) => {
+    const file = path.join(dist, path.basename(source));
+    return fs.existsSync(file) ? call.replace(`, ${size},`, `, ${fs.statSync(file).size},`) : call;
+  });
+}
+
+async function main() {
   const dist = path.resolve(process.argv[2] ?? 'dist');
   const index = path.join(dist, 'index.html');
-  const { csp, html } = withPolicy(fs.readFileSync(index, 'utf8'));
-  fs.writeFileSync(index, html);
+  let built = fs.readFileSync(index, 'utf8');
+  if (built.includes(PRERENDER)) {
+    const markup = await prerenderMap(dist);
+    built = built.replace(PRERENDER, () => markup);
+    console.log(`postbuild: ${path.relative(process.cwd(), dist) || '.'}: the course map prerendered (${markup.length} bytes)`);
+  }
+  const { csp, html } = withPolicy(withWasmSizes(built, dist));
+  fs.writeFileSync(index, withEarlyPreloads(html));
   fs.writeFileSync(path.join(dist, '_headers'), `/*\n  Content-Security-Policy: ${csp}\n`);
   precompress(dist);
   console.log(`postbuild: ${path.relative(process.cwd(), dist) || '.'}: Content-Security-Policy: ${csp}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();

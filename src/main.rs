@@ -17,8 +17,21 @@ mod svg_export;
 
 fn main() {
     panic::install();
-    if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
+    let document = gloo::utils::document();
+    if let Some(boot) = document.get_element_by_id("boot") {
         boot.remove();
+    }
+    // The course map prerendered into index.html (scripts/postbuild.mjs): the app renders the
+    // same markup in this same task, before the next paint, so nothing flashes.
+    if let Ok(prerendered) = document.query_selector_all("[data-prerender]") {
+        for index in 0..prerendered.length() {
+            if let Some(element) = prerendered
+                .get(index)
+                .and_then(|node| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(node).ok())
+            {
+                element.remove();
+            }
+        }
     }
     route_hash_only();
     yew::Renderer::<app::App>::new().render();
