@@ -1,7 +1,4 @@
-// The saved theme before the app loads, so the loading screen does not flash the system theme;
-// and whether the course map prerendered into index.html (scripts/postbuild.mjs) may show until
-// the app replaces it: only at the map's address, and only for a learner with nothing saved (no
-// progress, no settings), for whom it is exactly what the app renders.
+// The saved theme before the app loads, so the loading screen does not flash the system theme.
 // A classic script in <head> (index.html), so it runs before the first paint; an external file,
 // so the Content-Security-Policy needs no 'unsafe-inline'. The app re-applies the theme
 // (src/store); anything unreadable is ignored. Keys are namespaced by the public URL's
@@ -10,13 +7,8 @@ try {
   var path = new URL(document.baseURI).pathname;
   var prefix = path.slice(0, path.lastIndexOf('/') + 1);
   if (prefix === '/') prefix = '';
-  var settings = localStorage.getItem(prefix + 'idempotency-lab/settings');
-  var saved = JSON.parse(settings);
+  var saved = JSON.parse(localStorage.getItem(prefix + 'idempotency-lab/settings'));
   if (saved && (saved.theme === 'light' || saved.theme === 'dark')) {
     document.documentElement.setAttribute('data-theme', saved.theme);
-  }
-  var atMap = location.hash === '' || location.hash === '#' || location.hash === '#/';
-  if (atMap && settings === null && localStorage.getItem(prefix + 'idempotency-lab/progress') === null) {
-    document.documentElement.classList.add('prerendered');
   }
 } catch (error) {}
