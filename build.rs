@@ -1,5 +1,6 @@
-//! Reads, checks and compiles `lessons/` at build time into `$OUT_DIR/course.json`, which the app
-//! embeds. A malformed lesson fails the build with file:line:column and the reason, so no TOML or
+//! Reads, checks and compiles `lessons/` at build time into `$OUT_DIR/course.rs`, which the app
+//! embeds (src/course.rs): the course without its lessons, and each lesson as its own JSON, so a
+//! page that needs one lesson reads only that one. A malformed lesson fails the build with file:line:column and the reason, so no TOML or
 //! Markdown parser ships in the WebAssembly.
 
 use std::path::PathBuf;
@@ -27,10 +28,7 @@ fn main() {
                     warning.message
                 );
             }
-            let json = serde_json::to_string(&loaded.course).expect("the course serializes");
-            let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
-                .join("course.json");
-            std::fs::write(&out, json).expect("OUT_DIR is writable");
+            write_course(loaded.course);
         }
         Err(errors) => {
             for error in &errors {
@@ -47,4 +45,24 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// `$OUT_DIR/course.rs`: `COURSE_JSON`, the course with no lessons, and `LESSONS_JSON`, each
+/// lesson's id and JSON in the course's order.
+fn write_course(mut course: lab_course::Course) {
+    let lessons = std::mem::take(&mut course.lessons);
+    let json = |text: serde_json::Result<String>| text.expect("the course serializes");
+    let mut code = format!(
+        "const COURSE_JSON: &str = {:?};\n",
+        json(serde_json::to_string(&course))
+    );
+    code.push_str("const LESSONS_JSON: &[(&str, &str)] = &[\n");
+    for lesson in &lessons {
+        let text = json(serde_json::to_string(lesson));
+        code.push_str(&format!("    ({:?}, {:?}),\n", lesson.id, text));
+    }
+    code.push_str("];\n");
+    let out =
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("course.rs");
+    std::fs::write(&out, code).expect("OUT_DIR is writable");
 }

@@ -2,7 +2,8 @@
 # Installs what the build and the tests need, and nothing that is already there.
 # Idempotent: a second run only checks versions (a few seconds).
 #   scripts/setup.sh          everything (build + browser tests)
-#   scripts/setup.sh build    only what building and serving the app needs
+#   scripts/setup.sh build    only what building and serving the app needs (Chromium included:
+#                             the build prerenders the course map with it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +44,8 @@ if [ ! -f "$stamp" ] || ! cmp -s tests/browser/package-lock.json "$stamp"; then
   cp tests/browser/package-lock.json "$stamp"
 fi
 
-if [ "$want" = "all" ] && { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; }; then
+# The build needs Chromium too: scripts/postbuild.mjs prerenders the course map with it.
+if ! command -v chromium >/dev/null 2>&1 || { [ "$want" = "all" ] && ! command -v chromedriver >/dev/null 2>&1; }; then
   say "installing Debian's chromium and chromium-driver"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq

@@ -88,12 +88,14 @@ pub fn parse_payload(text: &str) -> Result<Payload, String> {
 pub fn toml_error(text: &str, error: &toml::de::Error) -> TextError {
     let offset = error.span().map(|span| span.start).unwrap_or(0);
     let (line, column) = line_column(text, offset);
-    // toml gives no words for some errors (a `key =` at the very end of the file).
+    // At the very end of the text (a `key =` on the last line) toml gives no words, or words about
+    // a value that is not there: say what is missing instead.
+    let at_end = text.get(offset..).is_none_or(|rest| rest.trim().is_empty());
     let message = match error.message().trim() {
-        "" => {
+        message if !message.is_empty() && !at_end => message.to_string(),
+        _ => {
             "the TOML breaks off here: a value, a closing quote or a bracket is missing".to_string()
         }
-        message => message.to_string(),
     };
     TextError {
         line,

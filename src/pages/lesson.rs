@@ -12,7 +12,6 @@ use yew_router::prelude::*;
 use crate::components::narrative::Narrative;
 use crate::components::share::Share;
 use crate::components::task::TaskCard;
-use crate::course::course;
 use crate::frames::{narrative_at, Frames};
 use crate::pages::address::{absolute, use_address};
 use crate::pages::not_found::NotFound;
@@ -102,8 +101,7 @@ fn route_of(lesson: &Lesson, setup: &Setup, embedded: bool) -> Route {
 
 #[component]
 pub fn LessonPage(props: &LessonPageProps) -> Html {
-    let course = course();
-    let Some(lesson) = course.lesson(&props.id).cloned() else {
+    let Some(lesson) = crate::course::lesson(&props.id) else {
         let message = format!(
             "There is no lesson called \"{}\". It may have been renamed.",
             props.id
@@ -113,7 +111,7 @@ pub fn LessonPage(props: &LessonPageProps) -> Html {
     html! {
         <LessonView
             key={props.id.clone()}
-            lesson={Rc::new(lesson)}
+            lesson={lesson}
             step={props.step.clone()}
             changes={props.changes.clone()}
             embedded={props.embedded}

@@ -39,6 +39,8 @@ describe('accessibility (axe-core)', () => {
     const { page, close } = await newPage(browser);
     await page.goto(`${origin}/#/`);
     await page.getByRole('heading', { level: 1 }).waitFor();
+    // The app's main, not the prerendered map's, which the app removes as it mounts.
+    await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
     await page.evaluate(() => {
       const image = document.createElement('img');
       image.src = 'favicon.svg';

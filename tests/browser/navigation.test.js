@@ -31,6 +31,8 @@ describe('navigation', () => {
     assert.equal((await wasm).headers()['content-type'], 'application/wasm', 'served for streaming compile');
     const heading = page.getByRole('heading', { level: 1, name: 'Idempotency Lab' });
     await heading.waitFor();
+    // The app, not the map prerendered into index.html.
+    await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
     assert.equal(await page.title(), 'Idempotency Lab');
     await page.getByRole('heading', { name: 'When the reply goes missing' }).waitFor();
     const link = page.getByRole('main').getByRole('link', { name: TITLE });
@@ -150,6 +152,8 @@ describe('navigation', () => {
     const { page, errors, close } = await newPage(browser);
     await page.goto(`${origin}/`);
     await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).waitFor();
+    // The app, not the map prerendered into index.html.
+    await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
     assert.equal(await page.locator('#boot').count(), 0, 'the loading line is gone once the app runs');
     assertNoErrors(errors);
     await close();

@@ -10,8 +10,10 @@ async function stepNumbers(page) {
   return text.match(/\d+/g).map(Number);
 }
 
+/** The app's page with this heading (not the course map prerendered into index.html). */
 async function heading(page, name) {
   await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
 }
 
 export const PAGES = [

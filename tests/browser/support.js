@@ -140,10 +140,14 @@ export function assertNoErrors(errors, where = 'the page') {
   assert.deepEqual(errors, [], `${where} logged errors:\n${errors.join('\n')}`);
 }
 
-/** Opens a URL and waits until the app has rendered its main heading. */
+/**
+ * Opens a URL and waits until the app has rendered its main heading (not the course map
+ * prerendered into index.html, which the app replaces as it mounts).
+ */
 export async function open(page, url) {
   await page.goto(url);
   await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
 }
 
 /** Polls a text source until it matches (string: equal after trimming; RegExp: test). */
