@@ -108,7 +108,10 @@ export async function prerenderMap(dist) {
   const require = createRequire(fileURLToPath(new URL('../tests/browser/package.json', import.meta.url)));
   const { chromium } = require('playwright-core');
   const { createServer } = await import('./serve-dist.mjs');
-  const server = createServer(dist);
+  // Served where the build expects to live (its <base href>, PUBLIC_URL), so its files load.
+  const base = /<base\b[^>]*\bhref="([^"]*)"/i.exec(fs.readFileSync(path.join(dist, 'index.html'), 'utf8'))?.[1] ?? '/';
+  const prefix = base.startsWith('/') ? (base.endsWith('/') ? base : `${base}/`) : '/';
+  const server = createServer(dist, { prefix });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -120,7 +123,7 @@ export async function prerenderMap(dist) {
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`http://127.0.0.1:${server.address().port}/#/`);
+    await page.goto(`http://127.0.0.1:${server.address().port}${prefix}#/`);
     await page.locator('main.home .lesson-card').first().waitFor({ timeout: 30_000 });
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     if (errors.length > 0) throw new Error(`the course map logged errors: ${errors.join('; ')}`);

@@ -39,7 +39,7 @@ function isFile(file) {
 }
 
 /** An http.Server for the folder; not yet listening. */
-export function createServer(root) {
+export function createServer(root, { prefix = '/' } = {}) {
   const dist = path.resolve(root);
   const index = path.join(dist, 'index.html');
   return http.createServer((request, response) => {
@@ -50,6 +50,8 @@ export function createServer(root) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
       return;
     }
+    // A build for a sub-path (PUBLIC_URL=/sub/path/) is served under that path.
+    if (pathname.startsWith(prefix)) pathname = `/${pathname.slice(prefix.length)}`;
     let file = path.join(dist, path.normalize(pathname));
     if (!file.startsWith(dist + path.sep) || !isFile(file)) file = index; // also stops ../ escapes
     const headers = {
