@@ -16,6 +16,7 @@ use crate::rng::{fnv1a, Rng};
 use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
 use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
+use crate::text::Text;
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
 use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 
@@ -41,9 +42,9 @@ pub struct Engine {
     occurrences: Occurrences,
     /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
     /// reads it rather than serializing the payload again.
-    payloads: Rc<[Rc<str>]>,
+    payloads: Rc<[Text]>,
     /// Each operation's id, by the same position: a run shares it rather than copying it.
-    operation_ids: Rc<[Rc<str>]>,
+    operation_ids: Rc<[Text]>,
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
@@ -212,7 +213,7 @@ clone_by_fields!(Engine {
 
 struct Worker {
     /// Shared: an explorer copies the engine at every branch.
-    name: Rc<str>,
+    name: Text,
     queue: VecDeque<Queued>,
     task: Option<Task>,
     /// The run number of the current task, and the position of its operation.
@@ -576,7 +577,7 @@ impl Engine {
                 worker.state = WorkerState::Sleeping;
             }
             if let Some(result) = step.result {
-                self.world.push_result(index as u32, result);
+                self.world.push_result(index as u32, Text::fixed(result));
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
                     WorkerState::Done
@@ -585,7 +586,7 @@ impl Engine {
                 };
             }
             // Only the worker that stepped changed: its view is brought up to date, no other.
-            let op = worker.task.as_ref().map(|task| &**task.op());
+            let op = worker.task.as_ref().map(|task| task.op());
             self.world
                 .set_worker(index as u32, worker.state, op, worker.run);
         }
@@ -688,7 +689,7 @@ impl Engine {
 
     /// A request that timed out at the caller reaches the provider late and commits: an event of
     /// the provider's own, so the effect never appears unexplained.
-    fn commit_late_request(&mut self) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
+    fn commit_late_request(&mut self) -> (Action, u32, Text, Step, Option<FaultKind>) {
         let now = self.world.tick;
         let index = self
             .world
@@ -752,7 +753,7 @@ impl Engine {
     }
 
     /// One step of one worker: receive a run, crash, cancel, or a workflow step.
-    fn step_worker(&mut self, index: usize) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
+    fn step_worker(&mut self, index: usize) -> (Action, u32, Text, Step, Option<FaultKind>) {
         let action = match &self.workers[index].task {
             None => Action::Receive,
             Some(task) => task.next_action(),
@@ -764,7 +765,7 @@ impl Engine {
             let op = worker
                 .task
                 .as_ref()
-                .map_or_else(|| Rc::from(""), |task| Rc::clone(task.op()));
+                .map_or_else(|| Text::default(), |task| task.op().clone());
             return (action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;
@@ -773,7 +774,7 @@ impl Engine {
             .task
             .take()
             .expect("a stepping worker has a task");
-        let op = Rc::clone(task.op());
+        let op = task.op().clone();
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index),
             Some(FaultKind::Cancel) => {
@@ -838,7 +839,7 @@ impl Engine {
         let run = &scenario.workers[index].runs[(queued.number - 1) as usize];
         let operation = &scenario.operations[queued.operation as usize];
         let payload = match (&run.payload, fault == Some(FaultKind::ChangePayload)) {
-            (None, false) => Rc::clone(&self.payloads[queued.operation as usize]),
+            (None, false) => self.payloads[queued.operation as usize].clone(),
             (own, changed) => {
                 let mut payload = own.as_ref().unwrap_or(&operation.payload).clone();
                 if changed {
@@ -848,11 +849,11 @@ impl Engine {
             }
         };
         // The run's operation is the one at its queued position (`new` looked it up by id).
-        let op = Rc::clone(&self.operation_ids[queued.operation as usize]);
-        let key: Rc<str> = match (&run.key, self.scenario.design.key) {
+        let op = self.operation_ids[queued.operation as usize].clone();
+        let key: Text = match (&run.key, self.scenario.design.key) {
             (Some(key), _) => key.as_str().into(),
             // The key is the operation's id: shared, not copied.
-            (None, KeySource::SourceId) => Rc::clone(&op),
+            (None, KeySource::SourceId) => op.clone(),
             (None, _) => self.key_for(&run.op, &payload).into(),
         };
         // The start keeps the texts; the outcome gets a copy only when it will be shown.
@@ -1033,9 +1034,9 @@ impl Worker {
 
 fn view(worker: &Worker) -> WorkerView {
     WorkerView {
-        name: worker.name.to_string(),
+        name: worker.name.clone(),
         state: worker.state,
-        op: worker.task.as_ref().map(|task| task.op().to_string()),
+        op: worker.task.as_ref().map(|task| task.op().clone()),
         run: worker.run,
         results: Vec::new(),
     }

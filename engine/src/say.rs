@@ -723,10 +723,16 @@ impl Reply {
     pub(crate) fn from_submit(reply: crate::provider::SubmitReply) -> Reply {
         use crate::provider::SubmitReply;
         match reply {
-            SubmitReply::Created { receipt } => Reply::Created { receipt },
-            SubmitReply::Replayed { receipt } => Reply::Replayed { receipt },
+            SubmitReply::Created { receipt } => Reply::Created {
+                receipt: receipt.into(),
+            },
+            SubmitReply::Replayed { receipt } => Reply::Replayed {
+                receipt: receipt.into(),
+            },
             SubmitReply::Rejected { status } => Reply::Rejected { status },
-            SubmitReply::SilentlyAccepted { receipt } => Reply::SilentlyAccepted { receipt },
+            SubmitReply::SilentlyAccepted { receipt } => Reply::SilentlyAccepted {
+                receipt: receipt.into(),
+            },
             SubmitReply::KeyMissing => Reply::KeyMissing,
         }
     }

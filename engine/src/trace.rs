@@ -315,7 +315,10 @@ impl Trace {
         let last = self.state_at(self.len());
         last.workers
             .iter()
-            .map(|worker| (worker.name.clone(), worker.results.clone()))
+            .map(|worker| {
+                let results = worker.results.iter().map(ToString::to_string).collect();
+                (worker.name.to_string(), results)
+            })
             .collect()
     }
 }

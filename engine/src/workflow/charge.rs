@@ -4,6 +4,7 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
+use crate::text::Text;
 use crate::scenario::{Scenario, WriteMode};
 use crate::world::WriteOutcome;
 
@@ -111,7 +112,7 @@ impl Flow for Task {
                 let outcome = ctx.world.write_row(
                     WriteMode::InsertOrIgnore,
                     &key,
-                    "in progress",
+                    &Text::fixed("in progress"),
                     &self.start.op,
                 );
                 let claimed = outcome == WriteOutcome::Inserted;
@@ -216,7 +217,7 @@ impl Flow for Task {
                 };
                 let count = ctx.world.sink_effects("charge", &self.start.op);
                 ctx.world
-                    .write_row(mode, &key, &format!("ch-{count}"), &self.start.op);
+                    .write_row(mode, &key, &format!("ch-{count}").into(), &self.start.op);
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     let record = Label::Record {
                         key: key.to_string(),

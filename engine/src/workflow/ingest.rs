@@ -5,6 +5,7 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
+use crate::text::Text;
 use crate::scenario::{Scenario, WriteMode};
 
 use super::{
@@ -175,7 +176,7 @@ impl Task {
 
     fn send(&mut self, ctx: &mut Ctx, step: &mut Step) {
         let key = self.start.key.clone();
-        let log_key = format!("email:{key}");
+        let log_key = Text::from(format!("email:{key}"));
         step.line = "send";
         if ctx.scenario.design.tracker && ctx.world.tracker.contains_key(&log_key) {
             step.messages = ctx.call("email", Lost::Nothing, || {

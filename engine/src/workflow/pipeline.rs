@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome, Prior};
+use crate::text::Text;
 use crate::scenario::Scenario;
 use crate::world::{JobRow, JobStatus};
 
@@ -140,7 +141,7 @@ enum Pc {
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
-    output: Option<String>,
+    output: Option<Text>,
     /// The record had already succeeded and is being processed again.
     resubmitting: bool,
 }
@@ -169,18 +170,18 @@ impl Task {
     }
 
     /// The stage failed: record it with everything preserved so far.
-    fn fail(&mut self, ctx: &mut Ctx, stage: &str) {
+    fn fail(&mut self, ctx: &mut Ctx, stage: &'static str) {
         if let Some(job) = ctx.world.job_mut(&self.start.op) {
             job.status = JobStatus::Failed;
-            job.failed_stage = Some(stage.to_string());
-            job.reason = Some(format!("failed at {stage}"));
+            job.failed_stage = Some(Text::fixed(stage));
+            job.reason = Some(format!("failed at {stage}").into());
         }
         self.pc = Pc::Return("failed", "failed");
     }
 
-    fn complete(&mut self, ctx: &mut Ctx, stage: &str, output: &str) {
+    fn complete(&mut self, ctx: &mut Ctx, stage: &'static str, output: Text) {
         if let Some(job) = ctx.world.job_mut(&self.start.op) {
-            job.stages.insert(stage.to_string(), output.to_string());
+            job.stages.insert(Text::fixed(stage), output);
         }
     }
 
@@ -188,8 +189,8 @@ impl Task {
         let design = ctx.scenario.design.clone();
         let op = self.start.op.clone();
         let row = ctx.world.job_insert_or_ignore(JobRow {
-            id: op.to_string(),
-            payload: self.start.payload.to_string(),
+            id: op.clone(),
+            payload: self.start.payload.clone(),
             status: JobStatus::Pending,
             receipt: None,
             attempts: 0,
@@ -270,14 +271,14 @@ impl Task {
             return;
         }
         ctx.world.count_model_call();
-        let output = format!("summary-{}", self.start.op);
+        let output = Text::from(format!("summary-{}", self.start.op));
         step.messages = ctx.call("model", Lost::Nothing, || {
             (Label::CallModel, Some(Label::Summary))
         });
         step.outcome = Some(Outcome::ModelReturned {
             calls: ctx.world.model_calls,
         });
-        self.complete(ctx, MODEL, &output);
+        self.complete(ctx, MODEL, output.clone());
         self.output = Some(output);
         self.pc = Pc::Write;
     }
@@ -302,7 +303,7 @@ impl Task {
                 self.fail(ctx, WRITE);
             }
             Written::Done { .. } => {
-                self.complete(ctx, WRITE, "done");
+                self.complete(ctx, WRITE, Text::fixed("done"));
                 self.pc = Pc::Notify;
             }
         }
@@ -310,14 +311,14 @@ impl Task {
 
     fn notify(&mut self, ctx: &mut Ctx, step: &mut Step) {
         step.line = "notify";
-        let key = format!("notify:{}", self.start.key);
+        let key = Text::from(format!("notify:{}", self.start.key));
         let guarded = ctx.scenario.design.tracker;
         if guarded && ctx.world.tracker.contains_key(&key) {
             step.messages = ctx.call("notification", Lost::Nothing, || {
                 (Label::Notify, Some(Label::AlreadySent))
             });
             step.outcome = Some(Outcome::NotificationSkipped);
-            self.complete(ctx, NOTIFY, "sent");
+            self.complete(ctx, NOTIFY, Text::fixed("sent"));
             self.pc = Pc::Done;
             return;
         }
@@ -347,7 +348,7 @@ impl Task {
                 }
                 let sent = ctx.world.sink_effects("notification", &op);
                 step.outcome = Some(Outcome::NotificationSent { sent });
-                self.complete(ctx, NOTIFY, "sent");
+                self.complete(ctx, NOTIFY, Text::fixed("sent"));
                 self.pc = Pc::Done;
             }
         }

@@ -6,6 +6,7 @@ use crate::fault::{Action, FaultKind};
 use crate::provider::{self, SubmitReply};
 use crate::retry;
 use crate::say::{Label, Outcome, Rejection, Reply};
+use crate::text::Text;
 use crate::scenario::{FailureClass, Scenario};
 use crate::world::{JobRow, JobStatus, Review};
 
@@ -234,7 +235,7 @@ pub(crate) struct Task {
     /// The whole row's fingerprint as read: the row itself is not kept, only what the run
     /// reads of it later, but states still differ by every field of the row they read.
     row_fingerprint: u64,
-    receipt: Option<String>,
+    receipt: Option<Text>,
     /// Submits made in this run.
     attempts: u32,
     /// Attempts each retry layer has made in its current round, innermost first: a layer that
@@ -415,8 +416,8 @@ impl Task {
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
         let existed = ctx.world.journal.contains_key(&*op);
         ctx.world.job_insert_or_ignore(JobRow {
-            id: op.to_string(),
-            payload: self.start.payload.to_string(),
+            id: op.clone(),
+            payload: self.start.payload.clone(),
             status: JobStatus::Pending,
             receipt: None,
             attempts: 0,
@@ -468,7 +469,7 @@ impl Task {
         match found {
             Some(found) if *found.payload != *self.start.payload => {
                 step.messages = ctx.call("provider", Lost::Nothing, || {
-                    let receipt = found.receipt.clone();
+                    let receipt = found.receipt.to_string();
                     (request(), Some(Label::FoundReceipt { receipt }))
                 });
                 step.outcome = Some(Outcome::ProviderPayloadDiffers);
@@ -476,7 +477,7 @@ impl Task {
             }
             Some(found) => {
                 step.messages = ctx.call("provider", Lost::Nothing, || {
-                    let receipt = found.receipt.clone();
+                    let receipt = found.receipt.to_string();
                     (request(), Some(Label::FoundReceipt { receipt }))
                 });
                 let receipt = ctx.text(&found.receipt);
@@ -538,9 +539,9 @@ impl Task {
             }
             Some(FaultKind::Timeout) => {
                 ctx.world.push_in_flight(crate::world::InFlight {
-                    key: key.to_string(),
-                    payload: payload.to_string(),
-                    operation: op.to_string(),
+                    key: key.clone(),
+                    payload: payload.clone(),
+                    operation: op.clone(),
                     commit_tick: ctx.world.tick.saturating_add(3),
                 });
                 step.messages = ctx.call("provider", Lost::Nothing, || (request(), None));
@@ -697,10 +698,10 @@ impl Task {
         };
         let (reason, review) = match handover {
             Some((reason, next_action)) => (
-                Some(reason.to_string()),
+                Some(reason.into()),
                 Some(Review {
-                    owner: ctx.scenario.design.review_owner.clone(),
-                    next_action,
+                    owner: ctx.scenario.design.review_owner.as_deref().map(Text::from),
+                    next_action: next_action.into(),
                 }),
             ),
             None => (None, None),
@@ -718,7 +719,7 @@ impl Task {
         step.messages = ctx.call("journal", Lost::Nothing, || {
             let detail = match (receipt, status) {
                 (Some(receipt), JobStatus::Verified) => Label::SetVerified {
-                    receipt: receipt.clone(),
+                    receipt: receipt.to_string(),
                 },
                 _ => Label::SetStatus { status },
             };
