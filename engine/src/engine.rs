@@ -45,6 +45,8 @@ pub struct Engine {
     payloads: Rc<[Text]>,
     /// Each operation's id, by the same position: a run shares it rather than copying it.
     operation_ids: Rc<[Text]>,
+    /// Each worker's lane id, by position: every event and message names one.
+    lane_ids: Rc<[Text]>,
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
@@ -200,6 +202,7 @@ clone_by_fields!(Engine {
     occurrences,
     payloads,
     operation_ids,
+    lane_ids,
     nth_actions,
     fault_points,
     schedule_position,
@@ -309,6 +312,7 @@ impl Engine {
         table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
         let world = World::new(table, workers.iter().map(view).collect());
         let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
+        let lane_ids = (0..workers.len()).map(|index| lane_id(index).into()).collect();
         Ok(Engine {
             rng: Rng::new(scenario.seed),
             scenario: Rc::new(scenario),
@@ -320,6 +324,7 @@ impl Engine {
             occurrences: [0; Action::ALL.len()],
             payloads,
             operation_ids,
+            lane_ids,
             nth_actions,
             fault_points: Vec::new(),
             schedule_position: 0,
@@ -602,16 +607,21 @@ impl Engine {
         }
         let changes = self.world.take_changes();
         // A worker steps on its own lane; a late commit happens at the provider.
-        let lane = stepped.map_or_else(|| PROVIDER.to_string(), lane_id);
-        let actor = stepped.map_or(PROVIDER, |index| &self.workers[index].name);
+        let (actor, lane) = match stepped {
+            Some(index) => (
+                self.workers[index].name.clone(),
+                self.lane_ids[index].clone(),
+            ),
+            None => (Text::fixed(PROVIDER), Text::fixed(PROVIDER)),
+        };
         Some(Some(Event {
             index: self.events,
             tick: event_tick,
-            actor: actor.to_string(),
+            actor,
             lane,
             action,
             run,
-            op: op.to_string(),
+            op,
             messages: step.messages,
             outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
@@ -805,7 +815,7 @@ impl Engine {
             world: &mut self.world,
             scenario: &self.scenario,
             rng: &mut self.rng,
-            worker: index,
+            lane: &self.lane_ids[index],
             fault,
             record: self.recording,
         };
@@ -937,13 +947,13 @@ impl Engine {
             *count
         };
         let applicable = self.scenario.workflow.faults_at(action);
-        // Only a trace lists the fault points; an explorer's steps (forced) would copy them at
-        // every branch for nothing.
-        if !applicable.is_empty() && self.forced.is_none() {
+        // Only a trace lists the fault points: a quiet run would drop them, and an explorer's
+        // steps (forced) would copy them at every branch, for nothing.
+        if !applicable.is_empty() && self.recording && self.forced.is_none() {
             self.fault_points.push(FaultPoint {
                 at: action,
                 nth,
-                faults: applicable.to_vec(),
+                faults: std::borrow::Cow::Borrowed(applicable),
             });
         }
         let chosen = planned_fault(

@@ -468,8 +468,8 @@ pub(crate) struct Ctx<'a> {
     pub world: &'a mut World,
     pub scenario: &'a Scenario,
     pub rng: &'a mut Rng,
-    /// The stepping worker's position; its lane id is spelled out only for a recorded message.
-    pub worker: usize,
+    /// The stepping worker's lane id, which its messages name.
+    pub lane: &'a Text,
     /// The fault striking this step, if any.
     pub fault: Option<FaultKind>,
     /// The event is recorded: its messages are kept, and the text its outcome names is copied.
@@ -481,7 +481,7 @@ impl Ctx<'_> {
     /// No message at all when the event is not recorded: nobody would read it.
     pub fn call(
         &self,
-        to: &str,
+        to: &'static str,
         lost: Lost,
         say: impl FnOnce() -> (Label, Option<Label>),
     ) -> Vec<Message> {
@@ -489,16 +489,16 @@ impl Ctx<'_> {
             return Vec::new();
         }
         let (request, reply) = say();
-        let lane = crate::engine::lane_id(self.worker);
+        let (lane, to) = (self.lane.clone(), Text::fixed(to));
         let mut messages = vec![Message {
             from: lane.clone(),
-            to: to.to_string(),
+            to: to.clone(),
             label: request,
             lost: lost == Lost::Request,
         }];
         if let Some(reply) = reply {
             messages.push(Message {
-                from: to.to_string(),
+                from: to,
                 to: lane,
                 label: reply,
                 lost: lost == Lost::Reply,
