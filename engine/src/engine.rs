@@ -866,10 +866,10 @@ impl Engine {
             (None, KeySource::SourceId) => op.clone(),
             (None, _) => self.key_for(&run.op, &payload).into(),
         };
-        // The start keeps the texts; the outcome gets a copy only when it will be shown.
+        // The outcome shares the texts only when it will be shown.
         let (said_payload, said_key) = match self.recording {
-            true => (payload.to_string(), key.to_string()),
-            false => (String::new(), String::new()),
+            true => (payload.clone(), key.clone()),
+            false => (Text::default(), Text::default()),
         };
         let worker = &mut self.workers[index];
         worker.run = queued.number;

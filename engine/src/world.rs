@@ -688,15 +688,20 @@ impl World {
 
     /// `INSERT OR IGNORE` into the journal; the row as it is after.
     pub(crate) fn job_insert_or_ignore(&mut self, row: JobRow) -> &JobRow {
-        let operation = row.id.clone();
-        if !self.journal.contains_key(&operation) {
-            if let Some(log) = &mut self.log.0 {
-                log.touch(&operation);
+        // One search of the journal: the fields are borrowed apart.
+        match self.journal.entry(row.id.clone()) {
+            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                if let Some(log) = &mut self.log.0 {
+                    log.touch(entry.key());
+                }
+                if let Some(sum) = &mut self.digest.sum {
+                    let hash = item_hash(Item::Job, &row, crate::explore::hash_job);
+                    *sum = sum.wrapping_add(hash);
+                }
+                entry.insert(row)
             }
-            self.digest_add(item_hash(Item::Job, &row, crate::explore::hash_job));
-            self.journal.insert(operation.clone(), row);
         }
-        &self.journal[&operation]
     }
 
     /// The provider commits a record.

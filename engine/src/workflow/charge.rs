@@ -124,7 +124,7 @@ impl Flow for Task {
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     (
                         Label::Claim {
-                            key: key.to_string(),
+                            key: key.clone(),
                         },
                         Some(reply),
                     )
@@ -161,7 +161,7 @@ impl Flow for Task {
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     (
                         Label::Select {
-                            key: key.to_string(),
+                            key: key.clone(),
                         },
                         Some(reply),
                     )
@@ -185,7 +185,7 @@ impl Flow for Task {
                     &key,
                     op,
                     || Label::Charge {
-                        payload: payload.to_string(),
+                        payload: payload.clone(),
                     },
                     Label::Charged { charge: receipt },
                 );
@@ -220,7 +220,7 @@ impl Flow for Task {
                     .write_row(mode, &key, &format!("ch-{count}").into(), &self.start.op);
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     let record = Label::Record {
-                        key: key.to_string(),
+                        key: key.clone(),
                         charge: count,
                     };
                     (record, Some(Label::Ok))

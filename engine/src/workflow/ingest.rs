@@ -240,7 +240,7 @@ impl Flow for Task {
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     (
                         Label::SelectTracking {
-                            key: key.to_string(),
+                            key: key.clone(),
                         },
                         Some(reply),
                     )

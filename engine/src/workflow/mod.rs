@@ -507,13 +507,13 @@ impl Ctx<'_> {
         messages
     }
 
-    /// A copy of `text` for an outcome that names it, or an empty string (no allocation) when the
-    /// event is not recorded and the outcome will never be shown.
-    pub fn text(&self, text: &str) -> String {
+    /// `text` for an outcome that names it (shared), or the empty text when the event is not
+    /// recorded and the outcome will never be shown.
+    pub fn text(&self, text: &Text) -> Text {
         if self.record {
-            text.to_string()
+            text.clone()
         } else {
-            String::new()
+            Text::default()
         }
     }
 }
@@ -613,7 +613,7 @@ pub(crate) fn write_row(
     op: &Text,
 ) -> Written {
     let request = || Label::Write {
-        key: key.to_string(),
+        key: key.clone(),
     };
     if ctx.fault == Some(FaultKind::Busy) {
         step.fault_used = true;

@@ -146,7 +146,7 @@ impl Flow for Task {
                 let done = ctx.world.tracker.contains_key(&key);
                 let reply = if done { Label::Done } else { Label::NotDone };
                 step.messages = ctx.call("tracker", Lost::Nothing, || {
-                    (Label::AlreadyDone { key: key.to_string() }, Some(reply))
+                    (Label::AlreadyDone { key: key.clone() }, Some(reply))
                 });
                 step.line = "check";
                 step.outcome = Some(if done {
@@ -163,7 +163,7 @@ impl Flow for Task {
             Pc::MarkBefore | Pc::MarkAfter => {
                 ctx.world.insert_tracker(&key, &self.start.op);
                 step.messages = ctx.call("tracker", Lost::Nothing, || {
-                    (Label::MarkDone { key: key.to_string() }, Some(Label::Ok))
+                    (Label::MarkDone { key: key.clone() }, Some(Label::Ok))
                 });
                 step.line = "mark";
                 step.outcome = Some(Outcome::Marked {

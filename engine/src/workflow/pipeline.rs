@@ -156,17 +156,12 @@ impl Task {
         }
     }
 
-    /// The first stage still to do, given what the journal preserved.
-    fn resume_point(&self, row: &JobRow, resume: bool) -> Pc {
+    /// The first stage still to do, given the first one the journal did not preserve.
+    fn resume_point(&self, missing: Pc, resume: bool) -> Pc {
         if !resume || self.resubmitting {
             return Pc::Model;
         }
-        match () {
-            _ if !row.stages.contains_key(MODEL) => Pc::Model,
-            _ if !row.stages.contains_key(WRITE) => Pc::Write,
-            _ if !row.stages.contains_key(NOTIFY) => Pc::Notify,
-            _ => Pc::Done,
-        }
+        missing
     }
 
     /// The stage failed: record it with everything preserved so far.
@@ -186,7 +181,7 @@ impl Task {
     }
 
     fn get(&mut self, ctx: &mut Ctx, step: &mut Step) {
-        let design = ctx.scenario.design.clone();
+        let design = &ctx.scenario.design;
         let op = self.start.op.clone();
         let row = ctx.world.job_insert_or_ignore(JobRow {
             id: op.clone(),
@@ -199,15 +194,24 @@ impl Task {
             reason: None,
             review: None,
         });
-        let row = row.clone();
+        // What the step reads of the row, taken apart rather than copied whole.
+        let (status, attempts) = (row.status, row.attempts);
+        let failed_stage = row.failed_stage.clone();
+        let model_output = row.stages.get(MODEL).cloned();
+        let missing = match () {
+            _ if !row.stages.contains_key(MODEL) => Pc::Model,
+            _ if !row.stages.contains_key(WRITE) => Pc::Write,
+            _ if !row.stages.contains_key(NOTIFY) => Pc::Notify,
+            _ => Pc::Done,
+        };
         // What the row says of the earlier run: the stage's name is copied only when shown.
-        let prior = match (&row.failed_stage, row.status) {
+        let prior = match (&failed_stage, status) {
             (_, JobStatus::Verified) => Prior::Success,
             (Some(stage), _) => Prior::FailedAt {
                 stage: ctx.text(stage),
             },
-            _ if row.attempts == 0 => Prior::None,
-            _ => Prior::Status { status: row.status },
+            _ if attempts == 0 => Prior::None,
+            _ => Prior::Status { status },
         };
         step.messages = ctx.call("journal", Lost::Nothing, || {
             let answer = match &prior {
@@ -221,7 +225,7 @@ impl Task {
             (Label::Get, Some(answer))
         });
         step.line = "get";
-        if row.status.is_success() && design.skip_succeeded {
+        if status.is_success() && design.skip_succeeded {
             step.outcome = Some(Outcome::SkippedSucceeded);
             self.pc = Pc::Return("skipped", "skip");
             return;
@@ -229,12 +233,13 @@ impl Task {
         if let Some(job) = ctx.world.job_mut(&op) {
             job.attempts += 1;
         }
-        self.resubmitting = row.status.is_success();
-        self.output = row.stages.get(MODEL).cloned();
-        self.pc = self.resume_point(&row, design.resume);
+        self.resubmitting = status.is_success();
+        let from_model_kept = model_output.is_some();
+        self.output = model_output;
+        self.pc = self.resume_point(missing, design.resume);
         step.outcome = Some(match (self.resubmitting, self.pc) {
             (true, _) => Outcome::ProcessedAgain,
-            (false, Pc::Model) if row.stages.contains_key(MODEL) => Outcome::StartsOver,
+            (false, Pc::Model) if from_model_kept => Outcome::StartsOver,
             (false, Pc::Model) => Outcome::PriorResult {
                 prior,
                 from_model: true,

@@ -447,7 +447,7 @@ impl Task {
     fn lookup(&mut self, ctx: &mut Ctx) -> Step {
         let key = self.start.key.clone();
         let request = || Label::Lookup {
-            key: key.to_string(),
+            key: key.clone(),
         };
         let mut step = Step {
             line: "lookup",
@@ -469,7 +469,7 @@ impl Task {
         match found {
             Some(found) if *found.payload != *self.start.payload => {
                 step.messages = ctx.call("provider", Lost::Nothing, || {
-                    let receipt = found.receipt.to_string();
+                    let receipt = found.receipt.clone();
                     (request(), Some(Label::FoundReceipt { receipt }))
                 });
                 step.outcome = Some(Outcome::ProviderPayloadDiffers);
@@ -477,7 +477,7 @@ impl Task {
             }
             Some(found) => {
                 step.messages = ctx.call("provider", Lost::Nothing, || {
-                    let receipt = found.receipt.to_string();
+                    let receipt = found.receipt.clone();
                     (request(), Some(Label::FoundReceipt { receipt }))
                 });
                 let receipt = ctx.text(&found.receipt);
@@ -519,8 +519,8 @@ impl Task {
         ctx.world.count_deepest_call();
         let config = ctx.scenario.provider.clone();
         let request = || Label::Submit {
-            key: key.to_string(),
-            payload: payload.to_string(),
+            key: key.clone(),
+            payload: payload.clone(),
         };
         let failure = match ctx.fault {
             Some(FaultKind::LoseRequest) => {
@@ -719,7 +719,7 @@ impl Task {
         step.messages = ctx.call("journal", Lost::Nothing, || {
             let detail = match (receipt, status) {
                 (Some(receipt), JobStatus::Verified) => Label::SetVerified {
-                    receipt: receipt.to_string(),
+                    receipt: receipt.clone(),
                 },
                 _ => Label::SetStatus { status },
             };

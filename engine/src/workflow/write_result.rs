@@ -135,7 +135,7 @@ impl Flow for Task {
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     (
                         Label::Select {
-                            key: key.to_string(),
+                            key: key.clone(),
                         },
                         Some(answer),
                     )
