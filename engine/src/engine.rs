@@ -15,8 +15,8 @@ use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
-use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::text::Text;
+use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
 use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 
@@ -312,7 +312,9 @@ impl Engine {
         table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
         let world = World::new(table, workers.iter().map(view).collect());
         let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
-        let lane_ids = (0..workers.len()).map(|index| lane_id(index).into()).collect();
+        let lane_ids = (0..workers.len())
+            .map(|index| lane_id(index).into())
+            .collect();
         Ok(Engine {
             rng: Rng::new(scenario.seed),
             scenario: Rc::new(scenario),
@@ -723,13 +725,7 @@ impl Engine {
             ..Step::default()
         };
         step.flags.silent_change = silent;
-        (
-            Action::ProviderSubmit,
-            0,
-            request.operation.into(),
-            step,
-            None,
-        )
+        (Action::ProviderSubmit, 0, request.operation, step, None)
     }
 
     fn pick(&mut self, ready: Ready) -> usize {
@@ -775,7 +771,7 @@ impl Engine {
             let op = worker
                 .task
                 .as_ref()
-                .map_or_else(|| Text::default(), |task| task.op().clone());
+                .map_or_else(Text::default, |task| task.op().clone());
             return (action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;

@@ -16,8 +16,15 @@ use std::rc::Rc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An immutable text whose copies share their bytes.
-#[derive(Clone, Eq, Hash)]
+#[derive(Clone, Eq)]
 pub struct Text(Rc<str>);
+
+/// As the `str`, so equal texts (equal bytes, whatever their pointers) hash alike.
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        self.0.hash(hasher);
+    }
+}
 
 /// The empty text, shared: an outcome that will never be shown holds one, at no allocation.
 impl Default for Text {

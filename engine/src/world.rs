@@ -11,8 +11,8 @@ use std::ops::Bound;
 use serde::{Deserialize, Serialize};
 
 use crate::lookup::Lookup;
-use crate::text::Text;
 use crate::scenario::WriteMode;
+use crate::text::Text;
 
 /// Everything, at one instant.
 #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]

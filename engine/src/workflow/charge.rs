@@ -4,8 +4,8 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
-use crate::text::Text;
 use crate::scenario::{Scenario, WriteMode};
+use crate::text::Text;
 use crate::world::WriteOutcome;
 
 use super::{
@@ -122,12 +122,7 @@ impl Flow for Task {
                     Label::KeyTaken
                 };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::Claim {
-                            key: key.clone(),
-                        },
-                        Some(reply),
-                    )
+                    (Label::Claim { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(if claimed {
                     Outcome::Claimed
@@ -159,12 +154,7 @@ impl Flow for Task {
                     Label::NotFound
                 };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::Select {
-                            key: key.clone(),
-                        },
-                        Some(reply),
-                    )
+                    (Label::Select { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(Outcome::CheckFound { found: existing });
                 step.line = "select";

@@ -5,8 +5,8 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
-use crate::text::Text;
 use crate::scenario::{Scenario, WriteMode};
+use crate::text::Text;
 
 use super::{
     key_line, send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step,
@@ -238,12 +238,7 @@ impl Flow for Task {
                 let seen = ctx.world.table.dedup.contains(&*key);
                 let reply = if seen { Label::Found } else { Label::NotFound };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::SelectTracking {
-                            key: key.clone(),
-                        },
-                        Some(reply),
-                    )
+                    (Label::SelectTracking { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(Outcome::DedupKey {
                     key: ctx.text(&key),

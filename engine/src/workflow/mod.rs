@@ -612,9 +612,7 @@ pub(crate) fn write_row(
     value: &Text,
     op: &Text,
 ) -> Written {
-    let request = || Label::Write {
-        key: key.clone(),
-    };
+    let request = || Label::Write { key: key.clone() };
     if ctx.fault == Some(FaultKind::Busy) {
         step.fault_used = true;
         step.messages = ctx.call("database", Lost::Nothing, || {

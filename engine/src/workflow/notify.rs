@@ -5,8 +5,8 @@
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
-use crate::text::Text;
 use crate::scenario::Scenario;
+use crate::text::Text;
 
 use super::{
     send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step, Written,

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome, Prior};
-use crate::text::Text;
 use crate::scenario::Scenario;
+use crate::text::Text;
 use crate::world::{JobRow, JobStatus};
 
 use super::{

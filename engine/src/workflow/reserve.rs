@@ -6,8 +6,8 @@ use crate::fault::{Action, FaultKind};
 use crate::provider::{self, SubmitReply};
 use crate::retry;
 use crate::say::{Label, Outcome, Rejection, Reply};
-use crate::text::Text;
 use crate::scenario::{FailureClass, Scenario};
+use crate::text::Text;
 use crate::world::{JobRow, JobStatus, Review};
 
 use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP};
@@ -446,9 +446,7 @@ impl Task {
 
     fn lookup(&mut self, ctx: &mut Ctx) -> Step {
         let key = self.start.key.clone();
-        let request = || Label::Lookup {
-            key: key.clone(),
-        };
+        let request = || Label::Lookup { key: key.clone() };
         let mut step = Step {
             line: "lookup",
             ..Step::default()
