@@ -3,7 +3,8 @@
 //! A step changes the world only through the methods below. Each keeps the lookup indexes current
 //! (so a step and the invariant checker cost the same at 10 records as at 10,000) and, while the
 //! engine records, logs the [`Change`] it made: a trace stores those changes per event, not a copy
-//! of the world, and rebuilds any state from checkpoints (see `trace.rs`).
+//! of the world, and rebuilds any state from checkpoints (see `trace.rs`). Its texts are [`Text`]s,
+//! so those copies (a logged change, a checkpoint, a rebuilt state) share them, never copy them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
