@@ -15,6 +15,7 @@ use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
+use crate::text::Text;
 use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::workflow::{Ctx, Listing, Start, Step, Task};
 use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
@@ -41,9 +42,11 @@ pub struct Engine {
     occurrences: Occurrences,
     /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
     /// reads it rather than serializing the payload again.
-    payloads: Rc<[Rc<str>]>,
+    payloads: Rc<[Text]>,
     /// Each operation's id, by the same position: a run shares it rather than copying it.
-    operation_ids: Rc<[Rc<str>]>,
+    operation_ids: Rc<[Text]>,
+    /// Each worker's lane id, by position: every event and message names one.
+    lane_ids: Rc<[Text]>,
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
@@ -199,6 +202,7 @@ clone_by_fields!(Engine {
     occurrences,
     payloads,
     operation_ids,
+    lane_ids,
     nth_actions,
     fault_points,
     schedule_position,
@@ -212,7 +216,7 @@ clone_by_fields!(Engine {
 
 struct Worker {
     /// Shared: an explorer copies the engine at every branch.
-    name: Rc<str>,
+    name: Text,
     queue: VecDeque<Queued>,
     task: Option<Task>,
     /// The run number of the current task, and the position of its operation.
@@ -308,6 +312,9 @@ impl Engine {
         table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
         let world = World::new(table, workers.iter().map(view).collect());
         let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
+        let lane_ids = (0..workers.len())
+            .map(|index| lane_id(index).into())
+            .collect();
         Ok(Engine {
             rng: Rng::new(scenario.seed),
             scenario: Rc::new(scenario),
@@ -319,6 +326,7 @@ impl Engine {
             occurrences: [0; Action::ALL.len()],
             payloads,
             operation_ids,
+            lane_ids,
             nth_actions,
             fault_points: Vec::new(),
             schedule_position: 0,
@@ -576,7 +584,7 @@ impl Engine {
                 worker.state = WorkerState::Sleeping;
             }
             if let Some(result) = step.result {
-                self.world.push_result(index as u32, result);
+                self.world.push_result(index as u32, Text::fixed(result));
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
                     WorkerState::Done
@@ -585,7 +593,7 @@ impl Engine {
                 };
             }
             // Only the worker that stepped changed: its view is brought up to date, no other.
-            let op = worker.task.as_ref().map(|task| &**task.op());
+            let op = worker.task.as_ref().map(|task| task.op());
             self.world
                 .set_worker(index as u32, worker.state, op, worker.run);
         }
@@ -601,16 +609,21 @@ impl Engine {
         }
         let changes = self.world.take_changes();
         // A worker steps on its own lane; a late commit happens at the provider.
-        let lane = stepped.map_or_else(|| PROVIDER.to_string(), lane_id);
-        let actor = stepped.map_or(PROVIDER, |index| &self.workers[index].name);
+        let (actor, lane) = match stepped {
+            Some(index) => (
+                self.workers[index].name.clone(),
+                self.lane_ids[index].clone(),
+            ),
+            None => (Text::fixed(PROVIDER), Text::fixed(PROVIDER)),
+        };
         Some(Some(Event {
             index: self.events,
             tick: event_tick,
-            actor: actor.to_string(),
+            actor,
             lane,
             action,
             run,
-            op: op.to_string(),
+            op,
             messages: step.messages,
             outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
@@ -688,7 +701,7 @@ impl Engine {
 
     /// A request that timed out at the caller reaches the provider late and commits: an event of
     /// the provider's own, so the effect never appears unexplained.
-    fn commit_late_request(&mut self) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
+    fn commit_late_request(&mut self) -> (Action, u32, Text, Step, Option<FaultKind>) {
         let now = self.world.tick;
         let index = self
             .world
@@ -712,13 +725,7 @@ impl Engine {
             ..Step::default()
         };
         step.flags.silent_change = silent;
-        (
-            Action::ProviderSubmit,
-            0,
-            request.operation.into(),
-            step,
-            None,
-        )
+        (Action::ProviderSubmit, 0, request.operation, step, None)
     }
 
     fn pick(&mut self, ready: Ready) -> usize {
@@ -752,7 +759,7 @@ impl Engine {
     }
 
     /// One step of one worker: receive a run, crash, cancel, or a workflow step.
-    fn step_worker(&mut self, index: usize) -> (Action, u32, Rc<str>, Step, Option<FaultKind>) {
+    fn step_worker(&mut self, index: usize) -> (Action, u32, Text, Step, Option<FaultKind>) {
         let action = match &self.workers[index].task {
             None => Action::Receive,
             Some(task) => task.next_action(),
@@ -764,7 +771,7 @@ impl Engine {
             let op = worker
                 .task
                 .as_ref()
-                .map_or_else(|| Rc::from(""), |task| Rc::clone(task.op()));
+                .map_or_else(Text::default, |task| task.op().clone());
             return (action, worker.run, op, step, fault);
         }
         self.workers[index].state = WorkerState::Running;
@@ -773,7 +780,7 @@ impl Engine {
             .task
             .take()
             .expect("a stepping worker has a task");
-        let op = Rc::clone(task.op());
+        let op = task.op().clone();
         let step = match fault {
             Some(FaultKind::Crash) => self.crash(index),
             Some(FaultKind::Cancel) => {
@@ -804,7 +811,7 @@ impl Engine {
             world: &mut self.world,
             scenario: &self.scenario,
             rng: &mut self.rng,
-            worker: index,
+            lane: &self.lane_ids[index],
             fault,
             record: self.recording,
         };
@@ -838,7 +845,7 @@ impl Engine {
         let run = &scenario.workers[index].runs[(queued.number - 1) as usize];
         let operation = &scenario.operations[queued.operation as usize];
         let payload = match (&run.payload, fault == Some(FaultKind::ChangePayload)) {
-            (None, false) => Rc::clone(&self.payloads[queued.operation as usize]),
+            (None, false) => self.payloads[queued.operation as usize].clone(),
             (own, changed) => {
                 let mut payload = own.as_ref().unwrap_or(&operation.payload).clone();
                 if changed {
@@ -848,17 +855,17 @@ impl Engine {
             }
         };
         // The run's operation is the one at its queued position (`new` looked it up by id).
-        let op = Rc::clone(&self.operation_ids[queued.operation as usize]);
-        let key: Rc<str> = match (&run.key, self.scenario.design.key) {
+        let op = self.operation_ids[queued.operation as usize].clone();
+        let key: Text = match (&run.key, self.scenario.design.key) {
             (Some(key), _) => key.as_str().into(),
             // The key is the operation's id: shared, not copied.
-            (None, KeySource::SourceId) => Rc::clone(&op),
+            (None, KeySource::SourceId) => op.clone(),
             (None, _) => self.key_for(&run.op, &payload).into(),
         };
-        // The start keeps the texts; the outcome gets a copy only when it will be shown.
+        // The outcome shares the texts only when it will be shown.
         let (said_payload, said_key) = match self.recording {
-            true => (payload.to_string(), key.to_string()),
-            false => (String::new(), String::new()),
+            true => (payload.clone(), key.clone()),
+            false => (Text::default(), Text::default()),
         };
         let worker = &mut self.workers[index];
         worker.run = queued.number;
@@ -936,13 +943,13 @@ impl Engine {
             *count
         };
         let applicable = self.scenario.workflow.faults_at(action);
-        // Only a trace lists the fault points; an explorer's steps (forced) would copy them at
-        // every branch for nothing.
-        if !applicable.is_empty() && self.forced.is_none() {
+        // Only a trace lists the fault points: a quiet run would drop them, and an explorer's
+        // steps (forced) would copy them at every branch, for nothing.
+        if !applicable.is_empty() && self.recording && self.forced.is_none() {
             self.fault_points.push(FaultPoint {
                 at: action,
                 nth,
-                faults: applicable.to_vec(),
+                faults: std::borrow::Cow::Borrowed(applicable),
             });
         }
         let chosen = planned_fault(
@@ -1033,9 +1040,9 @@ impl Worker {
 
 fn view(worker: &Worker) -> WorkerView {
     WorkerView {
-        name: worker.name.to_string(),
+        name: worker.name.clone(),
         state: worker.state,
-        op: worker.task.as_ref().map(|task| task.op().to_string()),
+        op: worker.task.as_ref().map(|task| task.op().clone()),
         run: worker.run,
         results: Vec::new(),
     }

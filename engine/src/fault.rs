@@ -172,6 +172,7 @@ pub struct FaultRule {
 pub struct FaultPoint {
     pub at: Action,
     pub nth: u32,
-    /// The faults that can strike there.
-    pub faults: Vec<FaultKind>,
+    /// The faults that can strike there: the workflow's own list, shared by every point at this
+    /// action of a run (read back from JSON, a copy).
+    pub faults: std::borrow::Cow<'static, [FaultKind]>,
 }

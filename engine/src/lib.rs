@@ -29,6 +29,7 @@ mod say;
 mod scenario;
 mod snapshot;
 mod switch;
+mod text;
 mod trace;
 mod workflow;
 mod world;
@@ -57,6 +58,7 @@ pub use scenario::{
     WriteMode, STEP_CAP_MAX, TICKS_MAX,
 };
 pub use switch::Switch;
+pub use text::Text;
 pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
 pub use workflow::{build_retry_batch, WorkflowKind};
 pub use world::{

@@ -2,19 +2,20 @@
 //! comparison on a reused key, retention, and lookups that may be stale.
 
 use crate::scenario::ProviderConfig;
+use crate::text::Text;
 use crate::world::{ProviderRecord, World};
 
 /// What the provider answered to a submit that reached it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SubmitReply {
     /// A new effect was committed.
-    Created { receipt: String },
+    Created { receipt: Text },
     /// The key was seen before with the same payload: the same receipt, no new effect.
-    Replayed { receipt: String },
+    Replayed { receipt: Text },
     /// The key was seen before with another payload and the provider refused (status code).
     Rejected { status: u16 },
     /// The key was seen before with another payload and the provider said nothing about it.
-    SilentlyAccepted { receipt: String },
+    SilentlyAccepted { receipt: Text },
     /// The request carried no idempotency key and the provider requires one: 400.
     KeyMissing,
 }
@@ -22,8 +23,8 @@ pub enum SubmitReply {
 /// What a lookup by key answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
-    pub payload: String,
-    pub receipt: String,
+    pub payload: Text,
+    pub receipt: Text,
 }
 
 /// Whether the provider still deduplicates on this record's key: it forgets keys once the
@@ -38,9 +39,9 @@ pub fn key_alive(record: &ProviderRecord, config: &ProviderConfig, now: u32) -> 
 pub fn submit(
     world: &mut World,
     config: &ProviderConfig,
-    key: &str,
-    payload: &str,
-    operation: &str,
+    key: &Text,
+    payload: &Text,
+    operation: &Text,
 ) -> SubmitReply {
     if key.is_empty() && config.require_key {
         return SubmitReply::KeyMissing;
@@ -51,7 +52,7 @@ pub fn submit(
         .provider_records_keyed(key)
         .find(|record| !key.is_empty() && config.dedup && key_alive(record, config, now));
     if let Some(old) = known {
-        if old.payload == payload {
+        if old.payload == *payload {
             return SubmitReply::Replayed {
                 receipt: old.receipt.clone(),
             };
@@ -66,14 +67,14 @@ pub fn submit(
         };
     }
     let name = if key.is_empty() { operation } else { key };
-    let receipt = fresh_receipt(world, name);
+    let receipt = Text::from(fresh_receipt(world, name));
     world.push_provider(ProviderRecord {
-        key: key.to_string(),
-        payload: payload.to_string(),
+        key: key.clone(),
+        payload: payload.clone(),
         receipt: receipt.clone(),
         committed_tick: world.tick,
         key_expired: false,
-        operation: operation.to_string(),
+        operation: operation.clone(),
     });
     SubmitReply::Created { receipt }
 }

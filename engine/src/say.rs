@@ -9,6 +9,7 @@ use std::fmt::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::fault::Action;
+use crate::text::Text;
 use crate::trace::Event;
 use crate::world::{JobStatus, WriteOutcome};
 
@@ -21,8 +22,8 @@ pub enum Outcome {
     /// (redelivered) ...".
     Received {
         arrival: Arrival,
-        payload: String,
-        key: String,
+        payload: Text,
+        key: Text,
     },
     /// "cancel flag is up: RUNS run(s) not started".
     NotStarted { runs: u32 },
@@ -56,7 +57,7 @@ pub enum Outcome {
     /// "provider holds a different payload".
     ProviderPayloadDiffers,
     /// "already done at the provider: RECEIPT".
-    AlreadyDone { receipt: String },
+    AlreadyDone { receipt: Text },
     /// "not found, but an earlier attempt is unresolved".
     NotFoundUnresolved,
     /// "not found".
@@ -115,7 +116,7 @@ pub enum Outcome {
     /// "not done yet".
     NotDoneYet,
     /// "KEY marked done".
-    Marked { key: String },
+    Marked { key: Text },
     /// "the notification was not sent".
     NotificationNotSent,
     /// "sending notification for OP", or "notification for OP sent again: SENT in all".
@@ -156,7 +157,7 @@ pub enum Outcome {
 
     // ---- ingest ----
     /// "dedup key KEY already committed: skip the write", or "dedup key KEY not seen".
-    DedupKey { key: String, seen: bool },
+    DedupKey { key: Text, seen: bool },
     /// A written record: the `Written` sentence, then "; dedup key committed with it" and
     /// "; readers will filter the duplicate, but it is stored" when they apply.
     Ingested {
@@ -197,16 +198,16 @@ pub enum Arrival {
 #[serde(tag = "reply", rename_all = "snake_case")]
 pub enum Reply {
     Created {
-        receipt: String,
+        receipt: Text,
     },
     Replayed {
-        receipt: String,
+        receipt: Text,
     },
     Rejected {
         status: u16,
     },
     SilentlyAccepted {
-        receipt: String,
+        receipt: Text,
     },
     /// 400: the request had no idempotency key.
     KeyMissing,
@@ -241,7 +242,7 @@ pub enum Prior {
     /// "success".
     Success,
     /// "failed at STAGE".
-    FailedAt { stage: String },
+    FailedAt { stage: Text },
     /// "none".
     None,
     /// The row's status.
@@ -260,29 +261,29 @@ pub enum Label {
     /// "set OP STATUS".
     SetStatus { status: JobStatus },
     /// "set OP verified RECEIPT".
-    SetVerified { receipt: String },
+    SetVerified { receipt: Text },
     /// "mark_success OP".
     MarkSuccess,
     /// "lookup KEY".
-    Lookup { key: String },
+    Lookup { key: Text },
     /// "submit KEY PAYLOAD".
-    Submit { key: String, payload: String },
+    Submit { key: Text, payload: Text },
     /// "write KEY".
-    Write { key: String },
+    Write { key: Text },
     /// "SELECT KEY".
-    Select { key: String },
+    Select { key: Text },
     /// "SELECT tracking KEY".
-    SelectTracking { key: String },
+    SelectTracking { key: Text },
     /// "claim KEY".
-    Claim { key: String },
+    Claim { key: Text },
     /// "record KEY ch-CHARGE".
-    Record { key: String, charge: u32 },
+    Record { key: Text, charge: u32 },
     /// "already_done KEY".
-    AlreadyDone { key: String },
+    AlreadyDone { key: Text },
     /// "mark_done KEY".
-    MarkDone { key: String },
+    MarkDone { key: Text },
     /// "charge PAYLOAD".
-    Charge { payload: String },
+    Charge { payload: Text },
     /// "notify OP".
     Notify,
     /// "email OP".
@@ -302,11 +303,11 @@ pub enum Label {
     /// "success".
     Success,
     /// "failed at STAGE".
-    FailedAt { stage: String },
+    FailedAt { stage: Text },
     /// "ignored: row exists".
     RowExists,
     /// "found RECEIPT".
-    FoundReceipt { receipt: String },
+    FoundReceipt { receipt: Text },
     /// "found".
     Found,
     /// "not found".

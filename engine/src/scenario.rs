@@ -100,7 +100,8 @@ impl Scenario {
                 workflow: self.workflow.name().to_string(),
             });
         }
-        let known: std::collections::BTreeSet<&str> = self
+        // Hashed: validation costs O(1) a run, so a scenario's checks grow linearly with it.
+        let known: std::collections::HashSet<&str, Hashed> = self
             .operations
             .iter()
             .map(|operation| operation.id.as_str())
@@ -125,10 +126,13 @@ impl Scenario {
                 .iter()
                 .find(|run| !known.contains(&run.op.as_str()))
             {
+                // In order, as the message lists them.
+                let mut known: Vec<&str> = known.iter().copied().collect();
+                known.sort_unstable();
                 return Err(ScenarioError::UnknownOperation {
                     worker: worker.name.clone(),
                     op: run.op.clone(),
-                    known: known.iter().copied().collect::<Vec<_>>().join(", "),
+                    known: known.join(", "),
                 });
             }
         }
@@ -191,7 +195,7 @@ fn unique<'a>(
     what: &'static str,
     names: impl Iterator<Item = &'a str>,
 ) -> Result<(), ScenarioError> {
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = std::collections::HashSet::<&str, Hashed>::default();
     for name in names {
         if !seen.insert(name) {
             return Err(ScenarioError::Duplicate {
@@ -202,6 +206,9 @@ fn unique<'a>(
     }
     Ok(())
 }
+
+/// The hasher of validation's sets: membership only, never iterated in an order that shows.
+type Hashed = std::hash::BuildHasherDefault<std::hash::DefaultHasher>;
 
 fn range(field: &str, value: i64, min: i64, max: i64) -> Result<(), ScenarioError> {
     if value < min || value > max {

@@ -3,6 +3,7 @@
 //! and copied at every checkpoint; a seek turns the nearest copy back into a `World`.
 
 use crate::chunks::Chunks;
+use crate::text::Text;
 use crate::world::{
     Change, Effect, InFlight, JobRow, ProviderRecord, Row, Table, WorkerView, World,
 };
@@ -11,17 +12,17 @@ use crate::world::{
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Snapshot {
     tick: u32,
-    journal: Chunks<String, JobRow>,
+    journal: Chunks<Text, JobRow>,
     /// By position.
     provider: Chunks<u32, ProviderRecord>,
     /// Few at a time: copied whole.
     in_flight: Vec<InFlight>,
     /// By rowid.
     rows: Chunks<i64, Row>,
-    dedup: Chunks<String, ()>,
+    dedup: Chunks<Text, ()>,
     /// The table's settings and rowid sequence, without its rows and dedup keys.
     table: Table,
-    tracker: Chunks<String, String>,
+    tracker: Chunks<Text, Text>,
     /// By position.
     effects: Chunks<u32, Effect>,
     model_calls: u32,
@@ -29,7 +30,7 @@ pub(crate) struct Snapshot {
     deepest_calls: u32,
     cancelled: std::collections::BTreeSet<u32>,
     /// Each worker's view without its results, and its results by position.
-    workers: Vec<(WorkerView, Chunks<u32, String>)>,
+    workers: Vec<(WorkerView, Chunks<u32, Text>)>,
 }
 
 impl Snapshot {

@@ -17,6 +17,7 @@ use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::invariant::{Invariant, Verdict};
 use crate::say::{Label, Outcome};
 use crate::snapshot::Snapshot;
+use crate::text::Text;
 use crate::workflow::WorkflowKind;
 use crate::world::{Change, World};
 
@@ -167,14 +168,14 @@ pub struct Event {
     pub index: u32,
     pub tick: u32,
     /// The worker that stepped.
-    pub actor: String,
+    pub actor: Text,
     /// The id of the actor's lane in `Trace::lanes`: the worker's ("worker-1", ...), or
     /// "provider" for a late commit at the provider.
-    pub lane: String,
+    pub lane: Text,
     pub action: Action,
     /// The worker's run number (1-based) and its operation.
     pub run: u32,
-    pub op: String,
+    pub op: Text,
     /// Messages exchanged by this step, in order (a call is a request and a reply).
     pub messages: Vec<Message>,
     /// What happened, as data; `Outcome::text` (or `Event::outcome_text`) says it in words.
@@ -192,8 +193,8 @@ pub struct Event {
 /// A message between two lanes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
-    pub from: String,
-    pub to: String,
+    pub from: Text,
+    pub to: Text,
     /// What the message said, as data; `Label::text` (or `Event::label_text`) says it in words.
     pub label: Label,
     /// The message was lost on the way.
@@ -315,7 +316,10 @@ impl Trace {
         let last = self.state_at(self.len());
         last.workers
             .iter()
-            .map(|worker| (worker.name.clone(), worker.results.clone()))
+            .map(|worker| {
+                let results = worker.results.iter().map(ToString::to_string).collect();
+                (worker.name.to_string(), results)
+            })
             .collect()
     }
 }

@@ -3,21 +3,24 @@
 //! A step changes the world only through the methods below. Each keeps the lookup indexes current
 //! (so a step and the invariant checker cost the same at 10 records as at 10,000) and, while the
 //! engine records, logs the [`Change`] it made: a trace stores those changes per event, not a copy
-//! of the world, and rebuilds any state from checkpoints (see `trace.rs`).
+//! of the world, and rebuilds any state from checkpoints (see `trace.rs`). Its texts are [`Text`]s,
+//! so those copies (a logged change, a checkpoint, a rebuilt state) share them, never copy them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 
 use serde::{Deserialize, Serialize};
 
 use crate::lookup::Lookup;
 use crate::scenario::WriteMode;
+use crate::text::Text;
 
 /// Everything, at one instant.
 #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct World {
     pub tick: u32,
     /// The workflow's local checkpoint, by operation id.
-    pub journal: BTreeMap<String, JobRow>,
+    pub journal: BTreeMap<Text, JobRow>,
     /// The remote provider's records, in commit order.
     pub provider: Vec<ProviderRecord>,
     /// Effects the provider accepted but commits later (a timed-out request still in flight).
@@ -26,7 +29,7 @@ pub struct World {
     pub table: Table,
     /// `completed_operations`: keys marked done by the idempotency tracker, each with the logical
     /// operation that marked it first (the checker's knowledge, never the tracker's).
-    pub tracker: BTreeMap<String, String>,
+    pub tracker: BTreeMap<Text, Text>,
     /// External side effects (email, notification, charge), in order.
     pub effects: Vec<Effect>,
     /// Calls that reached the model (a costly stage).
@@ -55,19 +58,19 @@ pub struct World {
 /// One row of the workflow journal (`jobs` in the source's lab).
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobRow {
-    pub id: String,
-    pub payload: String,
+    pub id: Text,
+    pub payload: Text,
     pub status: JobStatus,
-    pub receipt: Option<String>,
+    pub receipt: Option<Text>,
     /// Submit attempts made for this operation, across runs.
     pub attempts: u32,
     /// Preserved output of every completed stage, by stage name.
-    pub stages: BTreeMap<String, String>,
+    pub stages: BTreeMap<Text, Text>,
     /// The stage that failed last, if any.
-    pub failed_stage: Option<String>,
+    pub failed_stage: Option<Text>,
     /// Why the row needs a person, when `status` is `needs_review`, `unknown`, `failed` or
     /// `cancelled`.
-    pub reason: Option<String>,
+    pub reason: Option<Text>,
     /// The review item, when the row needs a person: who owns it and what they may do next.
     pub review: Option<Review>,
 }
@@ -77,9 +80,9 @@ pub struct JobRow {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Review {
     /// Who owns the item (`design.review_owner`); `None`: nobody does.
-    pub owner: Option<String>,
+    pub owner: Option<Text>,
     /// The next permitted recovery action.
-    pub next_action: String,
+    pub next_action: Text,
 }
 
 /// The truthful states of a job.
@@ -118,24 +121,24 @@ impl JobStatus {
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProviderRecord {
     /// The idempotency key the provider saw.
-    pub key: String,
-    pub payload: String,
-    pub receipt: String,
+    pub key: Text,
+    pub payload: Text,
+    pub receipt: Text,
     pub committed_tick: u32,
     /// A fault made the provider forget this key early. (The retention window is applied from
     /// the clock: see `provider::key_alive`.)
     pub key_expired: bool,
     /// The logical operation this effect belongs to. The provider never reads it; the invariant
     /// checker does.
-    pub operation: String,
+    pub operation: Text,
 }
 
 /// An accepted request whose effect has not committed yet.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InFlight {
-    pub key: String,
-    pub payload: String,
-    pub operation: String,
+    pub key: Text,
+    pub payload: Text,
+    pub operation: Text,
     pub commit_tick: u32,
 }
 
@@ -146,7 +149,7 @@ pub struct Table {
     pub unique: bool,
     pub rows: Vec<Row>,
     /// The dedup (tracking) table written beside the rows.
-    pub dedup: BTreeSet<String>,
+    pub dedup: BTreeSet<Text>,
     /// Each row is an effect of its operation (a results table), rather than bookkeeping (an
     /// idempotency table).
     pub rows_are_effects: bool,
@@ -161,10 +164,10 @@ pub struct Table {
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     pub rowid: i64,
-    pub key: String,
-    pub value: String,
+    pub key: Text,
+    pub value: Text,
     /// The logical operation that wrote it (for the invariant checker).
-    pub operation: String,
+    pub operation: Text,
 }
 
 /// What a write did.
@@ -239,6 +242,18 @@ impl Table {
 
     /// The row with this rowid (rows are kept in rowid order).
     fn position(&self, rowid: i64) -> usize {
+        // Rowids are handed out in order and rows are seldom deleted, so a row usually sits at
+        // its rowid's distance from the first: one read, where a search would touch a dozen
+        // rows spread over a large table.
+        let guess = self
+            .rows
+            .first()
+            .and_then(|first| usize::try_from(rowid - first.rowid).ok());
+        if let Some(guess) =
+            guess.filter(|&at| self.rows.get(at).is_some_and(|row| row.rowid == rowid))
+        {
+            return guess;
+        }
         self.rows
             .binary_search_by_key(&rowid, |row| row.rowid)
             .expect("an indexed rowid is in the table")
@@ -258,13 +273,24 @@ impl Table {
         value: &str,
         operation: &str,
     ) -> WriteOutcome {
+        self.write_text(mode, &key.into(), &value.into(), &operation.into())
+    }
+
+    /// `write`, sharing the texts a new row keeps.
+    fn write_text(
+        &mut self,
+        mode: WriteMode,
+        key: &Text,
+        value: &Text,
+        operation: &Text,
+    ) -> WriteOutcome {
         let existing = self.first_keyed(key);
         match (self.unique, existing, mode) {
             (true, Some(_), WriteMode::Insert) => WriteOutcome::Conflict,
             (true, Some(_), WriteMode::InsertOrIgnore) => WriteOutcome::Ignored,
             (true, Some(rowid), WriteMode::Upsert) => {
                 let position = self.position(rowid);
-                self.rows[position].value = value.to_string();
+                self.rows[position].value = value.clone();
                 WriteOutcome::Updated
             }
             _ => {
@@ -273,9 +299,9 @@ impl Table {
                 let rowid = self.next_rowid;
                 self.push(Row {
                     rowid,
-                    key: key.to_string(),
-                    value: value.to_string(),
-                    operation: operation.to_string(),
+                    key: key.clone(),
+                    value: value.clone(),
+                    operation: operation.clone(),
                 });
                 WriteOutcome::Inserted
             }
@@ -330,24 +356,24 @@ impl RowIndex {
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Effect {
     /// Which sink: "email", "notification", "charge".
-    pub sink: String,
+    pub sink: Text,
     /// The key the effect was sent under.
-    pub key: String,
-    pub operation: String,
+    pub key: Text,
+    pub operation: Text,
     pub tick: u32,
 }
 
 /// A worker as the player shows it.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkerView {
-    pub name: String,
+    pub name: Text,
     pub state: WorkerState,
     /// The operation of the current run.
-    pub op: Option<String>,
+    pub op: Option<Text>,
     /// The run number (1-based) within this worker's plan.
     pub run: u32,
     /// What each finished run returned, in order.
-    pub results: Vec<String>,
+    pub results: Vec<Text>,
 }
 
 /// A worker's life cycle.
@@ -396,16 +422,16 @@ pub enum Change {
     /// The row with this rowid got a new value (an upsert).
     RowValue {
         rowid: i64,
-        value: String,
+        value: Text,
     },
     /// A key was written to the dedup table.
     Dedup {
-        key: String,
+        key: Text,
     },
     /// A key was marked done in the tracker by a run of `operation`.
     Tracker {
-        key: String,
-        operation: String,
+        key: Text,
+        operation: Text,
     },
     /// An external side effect happened.
     Effect {
@@ -429,13 +455,13 @@ pub enum Change {
     Worker {
         worker: u32,
         state: WorkerState,
-        op: Option<String>,
+        op: Option<Text>,
         run: u32,
     },
     /// A worker's run returned.
     Result {
         worker: u32,
-        result: String,
+        result: Text,
     },
 }
 
@@ -654,33 +680,41 @@ impl World {
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
         // One search of the journal: the fields are borrowed apart.
-        let job = self.journal.get_mut(operation)?;
+        let (id, job) = self
+            .journal
+            .range_mut::<str, _>((Bound::Included(operation), Bound::Included(operation)))
+            .next()?;
         let digest = &mut self.digest;
         if let Some(sum) = &mut digest.sum {
             if !digest.dirty_jobs.iter().any(|known| known == operation) {
                 // The row leaves the digest now and comes back, as changed, when the step
                 // settles.
                 *sum = sum.wrapping_sub(item_hash(Item::Job, &*job, crate::explore::hash_job));
-                digest.dirty_jobs.push(operation.to_string());
+                digest.dirty_jobs.push(id.clone());
             }
         }
         if let Some(log) = &mut self.log.0 {
-            log.touched_jobs.insert(operation.to_string());
+            log.touch(id);
         }
         Some(job)
     }
 
     /// `INSERT OR IGNORE` into the journal; the row as it is after.
     pub(crate) fn job_insert_or_ignore(&mut self, row: JobRow) -> &JobRow {
-        let operation = row.id.clone();
-        if !self.journal.contains_key(&operation) {
-            if let Some(log) = &mut self.log.0 {
-                log.touched_jobs.insert(operation.clone());
+        // One search of the journal: the fields are borrowed apart.
+        match self.journal.entry(row.id.clone()) {
+            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                if let Some(log) = &mut self.log.0 {
+                    log.touch(entry.key());
+                }
+                if let Some(sum) = &mut self.digest.sum {
+                    let hash = item_hash(Item::Job, &row, crate::explore::hash_job);
+                    *sum = sum.wrapping_add(hash);
+                }
+                entry.insert(row)
             }
-            self.digest_add(item_hash(Item::Job, &row, crate::explore::hash_job));
-            self.journal.insert(operation.clone(), row);
         }
-        &self.journal[&operation]
     }
 
     /// The provider commits a record.
@@ -729,15 +763,15 @@ impl World {
     pub(crate) fn write_row(
         &mut self,
         mode: WriteMode,
-        key: &str,
-        value: &str,
-        operation: &str,
+        key: &Text,
+        value: &Text,
+        operation: &Text,
     ) -> WriteOutcome {
         let before = self
             .table
             .first_keyed(key)
             .map(|rowid| row_hash(self.table.row(rowid)));
-        let outcome = self.table.write(mode, key, value, operation);
+        let outcome = self.table.write_text(mode, key, value, operation);
         match outcome {
             WriteOutcome::Inserted => {
                 let row = self.table.rows.last().expect("a row was inserted");
@@ -791,28 +825,26 @@ impl World {
     }
 
     /// A key goes into the dedup table; false when it was there.
-    pub(crate) fn insert_dedup(&mut self, key: &str) -> bool {
-        let new = self.table.dedup.insert(key.to_string());
+    pub(crate) fn insert_dedup(&mut self, key: &Text) -> bool {
+        let new = self.table.dedup.insert(key.clone());
         if new {
             self.digest_add(dedup_hash(key));
-            self.record(|| Change::Dedup {
-                key: key.to_string(),
-            });
+            self.record(|| Change::Dedup { key: key.clone() });
         }
         new
     }
 
     /// A run of `operation` marks a key done in the tracker; false when it was (the key keeps the
     /// operation that marked it first).
-    pub(crate) fn insert_tracker(&mut self, key: &str, operation: &str) -> bool {
+    pub(crate) fn insert_tracker(&mut self, key: &Text, operation: &Text) -> bool {
         if self.tracker.contains_key(key) {
             return false;
         }
-        self.tracker.insert(key.to_string(), operation.to_string());
+        self.tracker.insert(key.clone(), operation.clone());
         self.digest_add(tracker_hash(key, operation));
         self.record(|| Change::Tracker {
-            key: key.to_string(),
-            operation: operation.to_string(),
+            key: key.clone(),
+            operation: operation.clone(),
         });
         true
     }
@@ -869,15 +901,15 @@ impl World {
         &mut self,
         worker: u32,
         state: WorkerState,
-        op: Option<&str>,
+        op: Option<&Text>,
         run: u32,
     ) {
         let view = &mut self.workers[worker as usize];
-        if view.state == state && view.op.as_deref() == op && view.run == run {
+        if view.state == state && view.op.as_ref() == op && view.run == run {
             return;
         }
         view.state = state;
-        view.op = op.map(str::to_string);
+        view.op = op.cloned();
         view.run = run;
         let op = view.op.clone();
         self.record(|| Change::Worker {
@@ -889,14 +921,12 @@ impl World {
     }
 
     /// A worker's run returned `result`.
-    pub(crate) fn push_result(&mut self, worker: u32, result: &str) {
-        self.workers[worker as usize]
-            .results
-            .push(result.to_string());
+    pub(crate) fn push_result(&mut self, worker: u32, result: Text) {
         self.record(|| Change::Result {
             worker,
-            result: result.to_string(),
+            result: result.clone(),
         });
+        self.workers[worker as usize].results.push(result);
     }
 
     /// Applies a logged change (replaying a trace).
@@ -982,7 +1012,8 @@ impl World {
             return Vec::new();
         };
         let mut changes = std::mem::take(&mut log.changes);
-        for operation in std::mem::take(&mut log.touched_jobs) {
+        log.touched_jobs.sort_unstable();
+        for operation in log.touched_jobs.drain(..) {
             if let Some(row) = self.journal.get(&operation) {
                 changes.push(Change::Job { row: row.clone() });
             }
@@ -1128,7 +1159,7 @@ impl<T> Eq for Lazy<T> {}
 struct Index {
     provider_by_key: Lookup<u32>,
     provider_by_operation: Lookup<u32>,
-    receipts: BTreeSet<String>,
+    receipts: BTreeSet<Text>,
     effects_by_operation: Lookup<u32>,
 }
 
@@ -1147,8 +1178,17 @@ struct Log(Option<Pending>);
 #[derive(Debug, Default)]
 struct Pending {
     changes: Vec<Change>,
-    /// Journal rows changed in place; logged whole when the changes are taken.
-    touched_jobs: BTreeSet<String>,
+    /// Journal rows changed in place (a step touches one or two); logged whole, in id order,
+    /// when the changes are taken.
+    touched_jobs: Vec<Text>,
+}
+
+impl Pending {
+    fn touch(&mut self, operation: &Text) {
+        if !self.touched_jobs.contains(operation) {
+            self.touched_jobs.push(operation.clone());
+        }
+    }
 }
 
 impl Clone for Log {
@@ -1169,7 +1209,7 @@ impl PartialEq for Log {
 struct Digest {
     sum: Option<u64>,
     /// Journal rows changed in place during this step: out of `sum` until the step settles.
-    dirty_jobs: Vec<String>,
+    dirty_jobs: Vec<Text>,
 }
 
 impl PartialEq for Digest {

@@ -297,7 +297,7 @@ impl Brute {
             if rules.len() as u32 >= self.faults_max {
                 continue;
             }
-            for fault in point.faults {
+            for &fault in point.faults.iter() {
                 if !self.kinds.contains(&fault) {
                     continue;
                 }

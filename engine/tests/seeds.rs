@@ -402,7 +402,7 @@ fn rows(world: &lab_engine::World) -> Vec<(String, String)> {
         .table
         .rows
         .iter()
-        .map(|row| (row.key.clone(), row.value.clone()))
+        .map(|row| (row.key.to_string(), row.value.to_string()))
         .collect()
 }
 

@@ -133,9 +133,9 @@ fn model_rows(table: &Table) -> Vec<SqlRow> {
         .map(|row| {
             (
                 row.rowid,
-                row.key.clone(),
-                row.value.clone(),
-                row.operation.clone(),
+                row.key.to_string(),
+                row.value.to_string(),
+                row.operation.to_string(),
             )
         })
         .collect()

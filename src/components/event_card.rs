@@ -50,7 +50,7 @@ pub fn EventCard(props: &EventCardProps) -> Html {
                         }
                     </p>
                     <p class="event-line">
-                        <strong>{ event.actor.clone() }</strong>{ " · " }<code>{ event.action.name() }</code>
+                        <strong>{ event.actor.to_string() }</strong>{ " · " }<code>{ event.action.name() }</code>
                         { format!(" · {}", event.op) }
                     </p>
                     <p class="event-outcome">{ event.outcome_text() }</p>

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use lab_engine::{Change, JobStatus, Lane, LaneKind, Trace, World};
+use lab_engine::{Change, JobStatus, Lane, LaneKind, Text, Trace, World};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -141,14 +141,14 @@ fn cell(world: &World, stages: &[String], op: &str, column: &Column) -> Cell {
                 .unwrap_or_else(|| "–".into()),
         ),
         Column::Receipt => plain(
-            job.and_then(|job| job.receipt.clone())
-                .unwrap_or_else(|| "–".into()),
+            job.and_then(|job| job.receipt.as_ref())
+                .map_or_else(|| "–".into(), ToString::to_string),
         ),
         Column::Stages => {
             // The workflow's order, not the alphabet's.
             let stages: Vec<&str> = stages
                 .iter()
-                .filter(|stage| job.is_some_and(|job| job.stages.contains_key(*stage)))
+                .filter(|stage| job.is_some_and(|job| job.stages.contains_key(stage.as_str())))
                 .map(String::as_str)
                 .collect();
             let failed = job
@@ -252,7 +252,7 @@ fn totals(world: &World, lanes: &[Lane]) -> Vec<String> {
         totals.push(format!("Cancel flag raised for: {}", workers.join(", ")));
     }
     if !world.table.dedup.is_empty() {
-        let keys: Vec<&str> = world.table.dedup.iter().map(String::as_str).collect();
+        let keys: Vec<&str> = world.table.dedup.iter().map(Text::as_str).collect();
         totals.push(format!("Tracking table: {}", keys.join(", ")));
     }
     totals

@@ -131,7 +131,7 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
     for (op, status) in &expect.journal {
         let actual = last
             .journal
-            .get(op)
+            .get(op.as_str())
             .map(|job| job.status.name())
             .unwrap_or("no row");
         want(

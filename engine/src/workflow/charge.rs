@@ -5,6 +5,7 @@
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
 use crate::scenario::{Scenario, WriteMode};
+use crate::text::Text;
 use crate::world::WriteOutcome;
 
 use super::{
@@ -111,7 +112,7 @@ impl Flow for Task {
                 let outcome = ctx.world.write_row(
                     WriteMode::InsertOrIgnore,
                     &key,
-                    "in progress",
+                    &Text::fixed("in progress"),
                     &self.start.op,
                 );
                 let claimed = outcome == WriteOutcome::Inserted;
@@ -121,12 +122,7 @@ impl Flow for Task {
                     Label::KeyTaken
                 };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::Claim {
-                            key: key.to_string(),
-                        },
-                        Some(reply),
-                    )
+                    (Label::Claim { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(if claimed {
                     Outcome::Claimed
@@ -158,12 +154,7 @@ impl Flow for Task {
                     Label::NotFound
                 };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::Select {
-                            key: key.to_string(),
-                        },
-                        Some(reply),
-                    )
+                    (Label::Select { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(Outcome::CheckFound { found: existing });
                 step.line = "select";
@@ -184,7 +175,7 @@ impl Flow for Task {
                     &key,
                     op,
                     || Label::Charge {
-                        payload: payload.to_string(),
+                        payload: payload.clone(),
                     },
                     Label::Charged { charge: receipt },
                 );
@@ -216,10 +207,10 @@ impl Flow for Task {
                 };
                 let count = ctx.world.sink_effects("charge", &self.start.op);
                 ctx.world
-                    .write_row(mode, &key, &format!("ch-{count}"), &self.start.op);
+                    .write_row(mode, &key, &format!("ch-{count}").into(), &self.start.op);
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     let record = Label::Record {
-                        key: key.to_string(),
+                        key: key.clone(),
                         charge: count,
                     };
                     (record, Some(Label::Ok))

@@ -6,6 +6,7 @@
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
 use crate::scenario::{Scenario, WriteMode};
+use crate::text::Text;
 
 use super::{
     key_line, send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step,
@@ -175,7 +176,7 @@ impl Task {
 
     fn send(&mut self, ctx: &mut Ctx, step: &mut Step) {
         let key = self.start.key.clone();
-        let log_key = format!("email:{key}");
+        let log_key = Text::from(format!("email:{key}"));
         step.line = "send";
         if ctx.scenario.design.tracker && ctx.world.tracker.contains_key(&log_key) {
             step.messages = ctx.call("email", Lost::Nothing, || {
@@ -237,12 +238,7 @@ impl Flow for Task {
                 let seen = ctx.world.table.dedup.contains(&*key);
                 let reply = if seen { Label::Found } else { Label::NotFound };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::SelectTracking {
-                            key: key.to_string(),
-                        },
-                        Some(reply),
-                    )
+                    (Label::SelectTracking { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(Outcome::DedupKey {
                     key: ctx.text(&key),

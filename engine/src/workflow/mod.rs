@@ -2,7 +2,6 @@
 //! to one place (journal, provider, table, tracker, sink, model) and becomes one event.
 
 use std::hash::{Hash, Hasher};
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +11,7 @@ use crate::invariant::StepFlags;
 use crate::rng::Rng;
 use crate::say::{Label, NotSent, Outcome};
 use crate::scenario::Scenario;
+use crate::text::Text;
 use crate::trace::{Lane, LaneKind, Message};
 use crate::world::{Effect, World};
 
@@ -177,9 +177,9 @@ impl WorkflowKind {
 /// every branch, and a copy then only counts a reference.
 #[derive(Clone, Debug)]
 pub(crate) struct Start {
-    pub op: Rc<str>,
-    pub payload: Rc<str>,
-    pub key: Rc<str>,
+    pub op: Text,
+    pub payload: Text,
+    pub key: Text,
     pub tick: u32,
     /// The run's position in its worker's plan (1-based): a batch position.
     pub position: u32,
@@ -189,7 +189,7 @@ pub(crate) struct Start {
 }
 
 impl Start {
-    pub fn new(op: Rc<str>, payload: Rc<str>, key: Rc<str>, tick: u32, position: u32) -> Start {
+    pub fn new(op: Text, payload: Text, key: Text, tick: u32, position: u32) -> Start {
         let mut hasher = Fingerprint::default();
         (&*op, &*payload, &*key, tick, position).hash(&mut hasher);
         Start {
@@ -302,7 +302,7 @@ pub(crate) trait Flow {
     }
 
     /// The operation of this run.
-    fn op(&self) -> &Rc<str> {
+    fn op(&self) -> &Text {
         &self.start().op
     }
 
@@ -323,7 +323,7 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action, unresolved: bool
         .in_flight
         .iter()
         .any(|request| request.operation == op);
-    let owner = ctx.scenario.design.review_owner.clone();
+    let owner = ctx.scenario.design.review_owner.as_deref().map(Text::from);
     let mut messages = Vec::new();
     let mut outcome = Outcome::Cancelled { before };
     if let Some(job) = ctx.world.job_mut(op) {
@@ -349,8 +349,11 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action, unresolved: bool
                 outcome = Outcome::CancelledUnresolved { before };
             }
             job.status = status;
-            job.reason = Some(reason);
-            job.review = Some(crate::world::Review { owner, next_action });
+            job.reason = Some(reason.into());
+            job.review = Some(crate::world::Review {
+                owner,
+                next_action: next_action.into(),
+            });
             messages = ctx.call("journal", Lost::Nothing, || {
                 (Label::SetStatus { status }, Some(Label::Ok))
             });
@@ -428,9 +431,9 @@ pub(crate) enum Sent {
 pub(crate) fn send_effect(
     ctx: &mut Ctx,
     step: &mut Step,
-    sink: &str,
-    key: &str,
-    op: &str,
+    sink: &'static str,
+    key: &Text,
+    op: &Text,
     request: impl FnOnce() -> Label,
     reply: Label,
 ) -> Sent {
@@ -448,9 +451,9 @@ pub(crate) fn send_effect(
         _ => {}
     }
     ctx.world.push_effect(Effect {
-        sink: sink.into(),
-        key: key.into(),
-        operation: op.into(),
+        sink: Text::fixed(sink),
+        key: key.clone(),
+        operation: op.clone(),
         tick: ctx.world.tick,
     });
     let lost = ctx.fault == Some(FaultKind::LoseReply);
@@ -465,8 +468,8 @@ pub(crate) struct Ctx<'a> {
     pub world: &'a mut World,
     pub scenario: &'a Scenario,
     pub rng: &'a mut Rng,
-    /// The stepping worker's position; its lane id is spelled out only for a recorded message.
-    pub worker: usize,
+    /// The stepping worker's lane id, which its messages name.
+    pub lane: &'a Text,
     /// The fault striking this step, if any.
     pub fault: Option<FaultKind>,
     /// The event is recorded: its messages are kept, and the text its outcome names is copied.
@@ -478,7 +481,7 @@ impl Ctx<'_> {
     /// No message at all when the event is not recorded: nobody would read it.
     pub fn call(
         &self,
-        to: &str,
+        to: &'static str,
         lost: Lost,
         say: impl FnOnce() -> (Label, Option<Label>),
     ) -> Vec<Message> {
@@ -486,16 +489,16 @@ impl Ctx<'_> {
             return Vec::new();
         }
         let (request, reply) = say();
-        let lane = crate::engine::lane_id(self.worker);
+        let (lane, to) = (self.lane.clone(), Text::fixed(to));
         let mut messages = vec![Message {
             from: lane.clone(),
-            to: to.to_string(),
+            to: to.clone(),
             label: request,
             lost: lost == Lost::Request,
         }];
         if let Some(reply) = reply {
             messages.push(Message {
-                from: to.to_string(),
+                from: to,
                 to: lane,
                 label: reply,
                 lost: lost == Lost::Reply,
@@ -504,13 +507,13 @@ impl Ctx<'_> {
         messages
     }
 
-    /// A copy of `text` for an outcome that names it, or an empty string (no allocation) when the
-    /// event is not recorded and the outcome will never be shown.
-    pub fn text(&self, text: &str) -> String {
+    /// `text` for an outcome that names it (shared), or the empty text when the event is not
+    /// recorded and the outcome will never be shown.
+    pub fn text(&self, text: &Text) -> Text {
         if self.record {
-            text.to_string()
+            text.clone()
         } else {
-            String::new()
+            Text::default()
         }
     }
 }
@@ -605,13 +608,11 @@ pub(crate) fn write_row(
     ctx: &mut Ctx,
     step: &mut Step,
     mode: crate::scenario::WriteMode,
-    key: &str,
-    value: &str,
-    op: &str,
+    key: &Text,
+    value: &Text,
+    op: &Text,
 ) -> Written {
-    let request = || Label::Write {
-        key: key.to_string(),
-    };
+    let request = || Label::Write { key: key.clone() };
     if ctx.fault == Some(FaultKind::Busy) {
         step.fault_used = true;
         step.messages = ctx.call("database", Lost::Nothing, || {

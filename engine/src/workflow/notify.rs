@@ -6,6 +6,7 @@
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome};
 use crate::scenario::Scenario;
+use crate::text::Text;
 
 use super::{
     send_effect, write_row, write_sql, Ctx, Flow, Listing, Lost, Sent, Start, Step, Written,
@@ -111,8 +112,8 @@ impl Task {
         Task { start, pc }
     }
 
-    fn tracker_key(&self) -> String {
-        format!("notify:{}", self.start.key)
+    fn tracker_key(&self) -> Text {
+        format!("notify:{}", self.start.key).into()
     }
 }
 

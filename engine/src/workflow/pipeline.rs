@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use crate::fault::{Action, FaultKind};
 use crate::say::{Label, Outcome, Prior};
 use crate::scenario::Scenario;
+use crate::text::Text;
 use crate::world::{JobRow, JobStatus};
 
 use super::{
@@ -140,7 +141,7 @@ enum Pc {
 pub(crate) struct Task {
     start: Start,
     pc: Pc,
-    output: Option<String>,
+    output: Option<Text>,
     /// The record had already succeeded and is being processed again.
     resubmitting: bool,
 }
@@ -155,41 +156,36 @@ impl Task {
         }
     }
 
-    /// The first stage still to do, given what the journal preserved.
-    fn resume_point(&self, row: &JobRow, resume: bool) -> Pc {
+    /// The first stage still to do, given the first one the journal did not preserve.
+    fn resume_point(&self, missing: Pc, resume: bool) -> Pc {
         if !resume || self.resubmitting {
             return Pc::Model;
         }
-        match () {
-            _ if !row.stages.contains_key(MODEL) => Pc::Model,
-            _ if !row.stages.contains_key(WRITE) => Pc::Write,
-            _ if !row.stages.contains_key(NOTIFY) => Pc::Notify,
-            _ => Pc::Done,
-        }
+        missing
     }
 
     /// The stage failed: record it with everything preserved so far.
-    fn fail(&mut self, ctx: &mut Ctx, stage: &str) {
+    fn fail(&mut self, ctx: &mut Ctx, stage: &'static str) {
         if let Some(job) = ctx.world.job_mut(&self.start.op) {
             job.status = JobStatus::Failed;
-            job.failed_stage = Some(stage.to_string());
-            job.reason = Some(format!("failed at {stage}"));
+            job.failed_stage = Some(Text::fixed(stage));
+            job.reason = Some(format!("failed at {stage}").into());
         }
         self.pc = Pc::Return("failed", "failed");
     }
 
-    fn complete(&mut self, ctx: &mut Ctx, stage: &str, output: &str) {
+    fn complete(&mut self, ctx: &mut Ctx, stage: &'static str, output: Text) {
         if let Some(job) = ctx.world.job_mut(&self.start.op) {
-            job.stages.insert(stage.to_string(), output.to_string());
+            job.stages.insert(Text::fixed(stage), output);
         }
     }
 
     fn get(&mut self, ctx: &mut Ctx, step: &mut Step) {
-        let design = ctx.scenario.design.clone();
+        let design = &ctx.scenario.design;
         let op = self.start.op.clone();
         let row = ctx.world.job_insert_or_ignore(JobRow {
-            id: op.to_string(),
-            payload: self.start.payload.to_string(),
+            id: op.clone(),
+            payload: self.start.payload.clone(),
             status: JobStatus::Pending,
             receipt: None,
             attempts: 0,
@@ -198,15 +194,24 @@ impl Task {
             reason: None,
             review: None,
         });
-        let row = row.clone();
+        // What the step reads of the row, taken apart rather than copied whole.
+        let (status, attempts) = (row.status, row.attempts);
+        let failed_stage = row.failed_stage.clone();
+        let model_output = row.stages.get(MODEL).cloned();
+        let missing = match () {
+            _ if !row.stages.contains_key(MODEL) => Pc::Model,
+            _ if !row.stages.contains_key(WRITE) => Pc::Write,
+            _ if !row.stages.contains_key(NOTIFY) => Pc::Notify,
+            _ => Pc::Done,
+        };
         // What the row says of the earlier run: the stage's name is copied only when shown.
-        let prior = match (&row.failed_stage, row.status) {
+        let prior = match (&failed_stage, status) {
             (_, JobStatus::Verified) => Prior::Success,
             (Some(stage), _) => Prior::FailedAt {
                 stage: ctx.text(stage),
             },
-            _ if row.attempts == 0 => Prior::None,
-            _ => Prior::Status { status: row.status },
+            _ if attempts == 0 => Prior::None,
+            _ => Prior::Status { status },
         };
         step.messages = ctx.call("journal", Lost::Nothing, || {
             let answer = match &prior {
@@ -220,7 +225,7 @@ impl Task {
             (Label::Get, Some(answer))
         });
         step.line = "get";
-        if row.status.is_success() && design.skip_succeeded {
+        if status.is_success() && design.skip_succeeded {
             step.outcome = Some(Outcome::SkippedSucceeded);
             self.pc = Pc::Return("skipped", "skip");
             return;
@@ -228,12 +233,13 @@ impl Task {
         if let Some(job) = ctx.world.job_mut(&op) {
             job.attempts += 1;
         }
-        self.resubmitting = row.status.is_success();
-        self.output = row.stages.get(MODEL).cloned();
-        self.pc = self.resume_point(&row, design.resume);
+        self.resubmitting = status.is_success();
+        let from_model_kept = model_output.is_some();
+        self.output = model_output;
+        self.pc = self.resume_point(missing, design.resume);
         step.outcome = Some(match (self.resubmitting, self.pc) {
             (true, _) => Outcome::ProcessedAgain,
-            (false, Pc::Model) if row.stages.contains_key(MODEL) => Outcome::StartsOver,
+            (false, Pc::Model) if from_model_kept => Outcome::StartsOver,
             (false, Pc::Model) => Outcome::PriorResult {
                 prior,
                 from_model: true,
@@ -270,14 +276,14 @@ impl Task {
             return;
         }
         ctx.world.count_model_call();
-        let output = format!("summary-{}", self.start.op);
+        let output = Text::from(format!("summary-{}", self.start.op));
         step.messages = ctx.call("model", Lost::Nothing, || {
             (Label::CallModel, Some(Label::Summary))
         });
         step.outcome = Some(Outcome::ModelReturned {
             calls: ctx.world.model_calls,
         });
-        self.complete(ctx, MODEL, &output);
+        self.complete(ctx, MODEL, output.clone());
         self.output = Some(output);
         self.pc = Pc::Write;
     }
@@ -302,7 +308,7 @@ impl Task {
                 self.fail(ctx, WRITE);
             }
             Written::Done { .. } => {
-                self.complete(ctx, WRITE, "done");
+                self.complete(ctx, WRITE, Text::fixed("done"));
                 self.pc = Pc::Notify;
             }
         }
@@ -310,14 +316,14 @@ impl Task {
 
     fn notify(&mut self, ctx: &mut Ctx, step: &mut Step) {
         step.line = "notify";
-        let key = format!("notify:{}", self.start.key);
+        let key = Text::from(format!("notify:{}", self.start.key));
         let guarded = ctx.scenario.design.tracker;
         if guarded && ctx.world.tracker.contains_key(&key) {
             step.messages = ctx.call("notification", Lost::Nothing, || {
                 (Label::Notify, Some(Label::AlreadySent))
             });
             step.outcome = Some(Outcome::NotificationSkipped);
-            self.complete(ctx, NOTIFY, "sent");
+            self.complete(ctx, NOTIFY, Text::fixed("sent"));
             self.pc = Pc::Done;
             return;
         }
@@ -347,7 +353,7 @@ impl Task {
                 }
                 let sent = ctx.world.sink_effects("notification", &op);
                 step.outcome = Some(Outcome::NotificationSent { sent });
-                self.complete(ctx, NOTIFY, "sent");
+                self.complete(ctx, NOTIFY, Text::fixed("sent"));
                 self.pc = Pc::Done;
             }
         }

@@ -7,6 +7,7 @@ use crate::provider::{self, SubmitReply};
 use crate::retry;
 use crate::say::{Label, Outcome, Rejection, Reply};
 use crate::scenario::{FailureClass, Scenario};
+use crate::text::Text;
 use crate::world::{JobRow, JobStatus, Review};
 
 use super::{key_line, Ctx, Flow, Listing, Lost, Start, Step, AT_RECEIVE, INSTEAD_OF_STEP};
@@ -234,7 +235,7 @@ pub(crate) struct Task {
     /// The whole row's fingerprint as read: the row itself is not kept, only what the run
     /// reads of it later, but states still differ by every field of the row they read.
     row_fingerprint: u64,
-    receipt: Option<String>,
+    receipt: Option<Text>,
     /// Submits made in this run.
     attempts: u32,
     /// Attempts each retry layer has made in its current round, innermost first: a layer that
@@ -415,8 +416,8 @@ impl Task {
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
         let existed = ctx.world.journal.contains_key(&*op);
         ctx.world.job_insert_or_ignore(JobRow {
-            id: op.to_string(),
-            payload: self.start.payload.to_string(),
+            id: op.clone(),
+            payload: self.start.payload.clone(),
             status: JobStatus::Pending,
             receipt: None,
             attempts: 0,
@@ -445,9 +446,7 @@ impl Task {
 
     fn lookup(&mut self, ctx: &mut Ctx) -> Step {
         let key = self.start.key.clone();
-        let request = || Label::Lookup {
-            key: key.to_string(),
-        };
+        let request = || Label::Lookup { key: key.clone() };
         let mut step = Step {
             line: "lookup",
             ..Step::default()
@@ -518,8 +517,8 @@ impl Task {
         ctx.world.count_deepest_call();
         let config = ctx.scenario.provider.clone();
         let request = || Label::Submit {
-            key: key.to_string(),
-            payload: payload.to_string(),
+            key: key.clone(),
+            payload: payload.clone(),
         };
         let failure = match ctx.fault {
             Some(FaultKind::LoseRequest) => {
@@ -538,9 +537,9 @@ impl Task {
             }
             Some(FaultKind::Timeout) => {
                 ctx.world.push_in_flight(crate::world::InFlight {
-                    key: key.to_string(),
-                    payload: payload.to_string(),
-                    operation: op.to_string(),
+                    key: key.clone(),
+                    payload: payload.clone(),
+                    operation: op.clone(),
                     commit_tick: ctx.world.tick.saturating_add(3),
                 });
                 step.messages = ctx.call("provider", Lost::Nothing, || (request(), None));
@@ -697,10 +696,10 @@ impl Task {
         };
         let (reason, review) = match handover {
             Some((reason, next_action)) => (
-                Some(reason.to_string()),
+                Some(reason.into()),
                 Some(Review {
-                    owner: ctx.scenario.design.review_owner.clone(),
-                    next_action,
+                    owner: ctx.scenario.design.review_owner.as_deref().map(Text::from),
+                    next_action: next_action.into(),
                 }),
             ),
             None => (None, None),

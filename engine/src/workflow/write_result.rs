@@ -133,12 +133,7 @@ impl Flow for Task {
                 let exists = ctx.world.table.contains(&key);
                 let answer = if exists { Label::OneRow } else { Label::NoRow };
                 step.messages = ctx.call("database", Lost::Nothing, || {
-                    (
-                        Label::Select {
-                            key: key.to_string(),
-                        },
-                        Some(answer),
-                    )
+                    (Label::Select { key: key.clone() }, Some(answer))
                 });
                 step.outcome = Some(Outcome::Checked { exists });
                 step.line = "select";
