@@ -19,8 +19,7 @@
 //! a state branches: its last successor steps it in place, so a path of single choices (most of
 //! the search, once the budgets are spent) copies nothing.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use serde::Serialize;
 
@@ -189,23 +188,31 @@ struct Summary {
 
 /// Every state met, by key, and the summary of each fully explored one.
 ///
-/// A state's key is a hash, so its place in the table is random and the probe is a cache miss:
-/// the search's main cost. A state gets its place at the one probe that finds it new, and its
-/// summary is written there by position when it closes, with no second probe. Most states break
-/// nothing below them: their summary is two numbers, and only the others keep their eight best
-/// ways to a violation, apart.
-#[derive(Default)]
+/// A state's key is a hash, so its place in the table is random: a cache miss, the search's
+/// main cost. The table is open addressing (linear probing) over two arrays: one byte per slot
+/// saying whether it is taken and by which key, roughly (a few bits of it), and the slots
+/// themselves. The bytes are small enough to stay in cache, so a probe for a new state, most of
+/// them, reads no slot at all: it only writes one. A state gets its slot at the probe that finds
+/// it new, and its summary is written there when it closes, with no second probe. Most states
+/// break nothing below them: their summary is two numbers, and only the others keep their eight
+/// best ways to a violation, apart.
 struct Memo {
-    places: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// By place.
-    known: Vec<Known>,
+    /// By slot: `VACANT`, or the top bits of the key there with the high bit set.
+    tags: Vec<u8>,
+    /// A power of two long, as `tags`; at most half taken, so a probe is short.
+    slots: Vec<Slot>,
+    /// Slots taken.
+    taken: usize,
     bests: Vec<[Option<Best>; 8]>,
     /// States closed, each key counted once.
     closed: u64,
+    /// Times the table grew: each growth moves every slot, so a place kept from before is stale.
+    growths: u32,
 }
 
 #[derive(Clone, Copy)]
-struct Known {
+struct Slot {
+    key: u64,
     schedules: u64,
     /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state, `OPEN`
     /// while it is being explored.
@@ -215,6 +222,17 @@ struct Known {
 const NO_BEST: u32 = u32::MAX;
 const OPEN: u32 = u32::MAX - 1;
 
+const VACANT: u8 = 0;
+
+const SLOT_UNUSED: Slot = Slot {
+    key: 0,
+    schedules: 0,
+    best: OPEN,
+};
+
+/// Slots of a new memo: enough for a small lesson's search without growing.
+const SLOTS_INITIAL: usize = 1 << 12;
+
 /// What the memo knows of a state just reached.
 enum Met {
     /// Explored before.
@@ -223,42 +241,112 @@ enum Met {
     New(u32),
 }
 
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            tags: vec![VACANT; SLOTS_INITIAL],
+            slots: vec![SLOT_UNUSED; SLOTS_INITIAL],
+            taken: 0,
+            bests: Vec::new(),
+            closed: 0,
+            growths: 0,
+        }
+    }
+}
+
+/// The slot tag of `key`: its top bits (the low ones place it), never `VACANT`.
+fn tag(key: u64) -> u8 {
+    (key >> 57) as u8 | 0x80
+}
+
 impl Memo {
     /// The summary of state `key` if it was explored before; else reserves its place.
     fn meet(&mut self, key: u64) -> Met {
-        let next = self.known.len() as u32;
-        let place = *self.places.entry(key).or_insert(next);
-        if place == next {
-            self.known.push(Known {
-                schedules: 0,
-                best: OPEN,
-            });
+        let (mut place, found) = self.find(key);
+        if !found {
+            // Only a new state grows the table, so a known one leaves every place as it was.
+            if 2 * (self.taken + 1) > self.slots.len() {
+                self.grow();
+                place = self.find(key).0;
+            }
+            self.take(place, key);
+            return Met::New(place as u32);
         }
         match self.summary(place) {
             Some(summary) => Met::Known(summary),
             // A state is never met again while it is open (each event moves the event count
             // in its key on), but should two keys ever coincide it is explored again, as a
             // state never met would be.
-            None => Met::New(place),
+            None => Met::New(place as u32),
         }
     }
 
-    fn summary(&self, place: u32) -> Option<Summary> {
-        let known = self.known[place as usize];
-        let best = match known.best {
+    /// The slot holding `key` and true, or the vacant slot where it would go and false.
+    fn find(&self, key: u64) -> (usize, bool) {
+        let mask = self.slots.len() - 1;
+        let wanted = tag(key);
+        // The keys are hashes already: their low bits place them.
+        let mut place = key as usize & mask;
+        loop {
+            match self.tags[place] {
+                VACANT => return (place, false),
+                tag if tag == wanted && self.slots[place].key == key => return (place, true),
+                _ => place = (place + 1) & mask,
+            }
+        }
+    }
+
+    fn take(&mut self, place: usize, key: u64) {
+        self.tags[place] = tag(key);
+        self.slots[place] = Slot {
+            key,
+            schedules: 0,
+            best: OPEN,
+        };
+        self.taken += 1;
+    }
+
+    /// Doubles the table, every slot moving to its place in the larger one.
+    fn grow(&mut self) {
+        let length = 2 * self.slots.len();
+        let tags = std::mem::replace(&mut self.tags, vec![VACANT; length]);
+        let slots = std::mem::replace(&mut self.slots, vec![SLOT_UNUSED; length]);
+        for (tag, slot) in tags.into_iter().zip(slots) {
+            if tag != VACANT {
+                let (place, _) = self.find(slot.key);
+                self.tags[place] = tag;
+                self.slots[place] = slot;
+            }
+        }
+        self.growths += 1;
+    }
+
+    /// The place of state `key`, met before.
+    fn place(&self, key: u64) -> u32 {
+        let (place, found) = self.find(key);
+        debug_assert!(found, "a state met before");
+        place as u32
+    }
+
+    fn summary(&self, place: usize) -> Option<Summary> {
+        let slot = self.slots[place];
+        let best = match slot.best {
             OPEN => return None,
             NO_BEST => [None; 8],
             position => self.bests[position as usize],
         };
         Some(Summary {
-            schedules: known.schedules,
+            schedules: slot.schedules,
             best,
         })
     }
 
     /// The summary of state `key`, if it was fully explored.
     fn get(&self, key: u64) -> Option<Summary> {
-        self.summary(*self.places.get(&key)?)
+        match self.find(key) {
+            (place, true) => self.summary(place),
+            (_, false) => None,
+        }
     }
 
     /// Writes the summary of the state at `place`, now fully explored.
@@ -270,12 +358,10 @@ impl Memo {
             }
             false => NO_BEST,
         };
-        let known = &mut self.known[place as usize];
-        self.closed += u64::from(known.best == OPEN);
-        *known = Known {
-            schedules: summary.schedules,
-            best,
-        };
+        let slot = &mut self.slots[place as usize];
+        self.closed += u64::from(slot.best == OPEN);
+        slot.schedules = summary.schedules;
+        slot.best = best;
     }
 }
 
@@ -502,6 +588,7 @@ impl Explorer {
             fault_cost,
             broke_mask: stepped.broke_mask,
         };
+        let growths = self.memo.growths;
         let place = match self.memo.meet(child.key) {
             Met::Known(summary) => {
                 fold(&mut frame.summary, &child, &summary);
@@ -511,6 +598,12 @@ impl Explorer {
             Met::New(place) => place,
         };
         frame.entered = Some(child);
+        if self.memo.growths != growths {
+            // The table grew and moved every slot: the open states find theirs again.
+            for open in &mut self.stack {
+                open.place = self.memo.place(open.key);
+            }
+        }
         let below = self.expand(child.key, place, engine, child_used);
         self.stack.push(below);
     }
@@ -781,26 +874,6 @@ fn node_key(engine_hash: u64, used: Used) -> u64 {
     let mut hasher = crate::fingerprint::Fingerprint::default();
     (engine_hash, used).hash(&mut hasher);
     hasher.finish()
-}
-
-/// The memo's hasher: its keys are hashes already, so they index the table as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
 }
 
 /// A fault as a noun phrase: "a lost reply".
