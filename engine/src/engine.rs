@@ -769,37 +769,21 @@ impl Engine {
         }
         self.workers[index].state = WorkerState::Running;
         let run = self.workers[index].run;
-        let mut task = self.workers[index]
+        if fault == Some(FaultKind::Crash) {
+            let task = self.workers[index].task.take();
+            let op = Rc::clone(task.expect("a stepping worker has a task").op());
+            return (action, run, op, self.crash(index), fault);
+        }
+        if fault == Some(FaultKind::Cancel) {
+            self.world.cancel(index as u32);
+        }
+        let cancelled = self.world.is_cancelled(index as u32);
+        // The task steps where it is: moving it out and back would copy it twice per step.
+        let task = self.workers[index]
             .task
-            .take()
+            .as_mut()
             .expect("a stepping worker has a task");
         let op = Rc::clone(task.op());
-        let step = match fault {
-            Some(FaultKind::Crash) => self.crash(index),
-            Some(FaultKind::Cancel) => {
-                self.world.cancel(index as u32);
-                let mut step = self.with_ctx(index, fault, |ctx| task.cancel(ctx));
-                step.fault_used = true;
-                step
-            }
-            _ if self.world.is_cancelled(index as u32) => {
-                self.with_ctx(index, None, |ctx| task.cancel(ctx))
-            }
-            _ => self.with_ctx(index, fault, |ctx| task.step(ctx)),
-        };
-        if fault != Some(FaultKind::Crash) {
-            self.workers[index].task = Some(task);
-        }
-        let action = step.action.unwrap_or(action);
-        (action, run, op, step, fault)
-    }
-
-    fn with_ctx(
-        &mut self,
-        index: usize,
-        fault: Option<FaultKind>,
-        body: impl FnOnce(&mut Ctx) -> Step,
-    ) -> Step {
         let mut ctx = Ctx {
             world: &mut self.world,
             scenario: &self.scenario,
@@ -808,7 +792,20 @@ impl Engine {
             fault,
             record: self.recording,
         };
-        body(&mut ctx)
+        let step = match fault {
+            Some(FaultKind::Cancel) => {
+                let mut step = task.cancel(&mut ctx);
+                step.fault_used = true;
+                step
+            }
+            _ if cancelled => {
+                ctx.fault = None;
+                task.cancel(&mut ctx)
+            }
+            _ => task.step(&mut ctx),
+        };
+        let action = step.action.unwrap_or(action);
+        (action, run, op, step, fault)
     }
 
     /// A run begins: the worker takes the next message from its queue.

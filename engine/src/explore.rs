@@ -161,7 +161,7 @@ pub struct Progress {
 }
 
 /// The budgets used along a path: part of the explored state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Used {
     faults: u32,
     preemptions: u32,
@@ -180,7 +180,7 @@ struct Best {
 }
 
 /// What is known about a fully explored state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Summary {
     schedules: u64,
     best: [Option<Best>; 8],
@@ -378,6 +378,7 @@ struct Child {
 /// A state on the search path. Its successors are stepped one at a time, as they are entered,
 /// from the state's own engine: the path holds one engine per state, not one per successor
 /// waiting its turn, so a few spare engines serve the whole search.
+#[derive(Default)]
 struct Frame {
     key: u64,
     /// The state's place in the memo.
@@ -404,10 +405,13 @@ pub struct Explorer {
     scenario: Scenario,
     budget: Budget,
     root: u64,
+    /// The search path: the open states are `stack[..depth]`. The frames past it are kept for
+    /// the states to come, which are written into them in place (a frame is a few hundred
+    /// bytes: moving one in and out of the stack for every state would cost more than its
+    /// fields), with their choice lists' buffers, so a state allocates nothing.
     stack: Vec<Frame>,
+    depth: usize,
     memo: Memo,
-    /// Choice lists of closed frames, so a state allocates none.
-    spare_choices: Vec<Vec<Choice>>,
     /// Engines no longer needed, to branch into (`Engine::clone_from` reuses their buffers).
     /// Boxed as the frames keep them, so a spare becomes a state's engine without moving one.
     #[allow(clippy::vec_box)]
@@ -441,8 +445,8 @@ impl Explorer {
             budget,
             root,
             stack: Vec::new(),
+            depth: 0,
             memo: Memo::default(),
-            spare_choices: Vec::new(),
             spare_engines: Vec::new(),
             transitions: 0,
             finished: false,
@@ -451,8 +455,7 @@ impl Explorer {
         let Met::New(place) = explorer.memo.meet(root) else {
             unreachable!("the memo starts empty")
         };
-        let frame = explorer.expand(root, place, engine, used);
-        explorer.stack.push(frame);
+        explorer.expand(root, place, engine, used);
         Ok(explorer)
     }
 
@@ -461,7 +464,7 @@ impl Explorer {
     pub fn advance(&mut self, max_transitions: u32) -> bool {
         let stop_at = self.transitions.saturating_add(max_transitions.into());
         while !self.finished {
-            if self.stack.is_empty() {
+            if self.depth == 0 {
                 self.finished = true;
                 self.complete = true;
                 break;
@@ -499,8 +502,8 @@ impl Explorer {
     pub fn progress(&self) -> Progress {
         Progress {
             transitions: self.transitions,
-            states: self.memo.closed + self.stack.len() as u64,
-            depth: self.stack.len() as u32,
+            states: self.memo.closed + self.depth as u64,
+            depth: self.depth as u32,
             finished: self.finished,
         }
     }
@@ -544,7 +547,7 @@ impl Explorer {
     /// One step of the depth-first search: step into the next successor of the top frame (one
     /// transition), or close the frame when its successors are done.
     fn visit_next(&mut self) {
-        let frame = self.stack.last_mut().expect("the caller checked");
+        let frame = &mut self.stack[self.depth - 1];
         let Some(&choice) = frame.choices.get(frame.next) else {
             self.close_top();
             return;
@@ -570,7 +573,7 @@ impl Explorer {
             .expect("a state with choices has a next event");
         self.transitions += 1;
         let hash = engine.state_hash();
-        let frame = self.stack.last_mut().expect("still there");
+        let frame = &mut self.stack[self.depth - 1];
         // A fault the step ignored, leaving the state as the plain step leaves it, is not
         // another schedule (the trace would not show it): skip it. The plain step of the same
         // worker comes first in `choices`.
@@ -600,19 +603,20 @@ impl Explorer {
         frame.entered = Some(child);
         if self.memo.growths != growths {
             // The table grew and moved every slot: the open states find theirs again.
-            for open in &mut self.stack {
+            for open in &mut self.stack[..self.depth] {
                 open.place = self.memo.place(open.key);
             }
         }
-        let below = self.expand(child.key, place, engine, child_used);
-        self.stack.push(below);
+        self.expand(child.key, place, engine, child_used);
     }
 
-    /// Pops the top frame, records its summary and folds it into its parent.
+    /// Closes the top frame: records its summary and folds it into its parent.
     fn close_top(&mut self) {
-        let mut frame = self.stack.pop().expect("the caller checked");
+        let (frame, below) = self.stack[..self.depth]
+            .split_last_mut()
+            .expect("the caller checked");
         self.memo.close(frame.place, &frame.summary);
-        if let Some(parent) = self.stack.last_mut() {
+        if let Some(parent) = below.last_mut() {
             let child = parent
                 .entered
                 .take()
@@ -620,32 +624,38 @@ impl Explorer {
             debug_assert_eq!(child.key, frame.key);
             fold(&mut parent.summary, &child, &frame.summary);
         }
-        if let Some(engine) = frame.engine.take() {
+        let engine = frame.engine.take();
+        self.depth -= 1;
+        if let Some(engine) = engine {
             self.recycle(engine);
         }
-        frame.choices.clear();
-        self.spare_choices.push(frame.choices);
     }
 
     /// Closes every open frame with what was found so far (the search was cut).
     fn unwind(&mut self) {
-        while let Some(frame) = self.stack.last_mut() {
+        while self.depth > 0 {
             // Successors not entered yet stay unexplored: skip them.
+            let frame = &mut self.stack[self.depth - 1];
             frame.next = frame.choices.len();
             self.close_top();
         }
     }
 
-    /// A frame for the state `key`, with its successors within the budgets listed (none stepped
-    /// yet).
-    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) -> Frame {
-        let mut choices = self.spare_choices.pop().unwrap_or_default();
-        engine.choices_into(&mut choices);
+    /// Opens a frame on top of the path for the state `key`, with its successors within the
+    /// budgets listed (none stepped yet).
+    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) {
+        if self.stack.len() == self.depth {
+            self.stack.push(Frame::default());
+        }
+        let budget = &self.budget;
+        let frame = &mut self.stack[self.depth];
+        self.depth += 1;
+        engine.choices_into(&mut frame.choices);
         let mut summary = Summary {
             schedules: 0,
             best: [None; 8],
         };
-        if choices.is_empty() {
+        if frame.choices.is_empty() {
             summary.schedules = 1;
             if engine.has_work() {
                 summary.best[7] = Some(Best {
@@ -656,33 +666,26 @@ impl Explorer {
             }
         }
         let several = engine.worker_count() > 1;
-        let last_ready = used.last_ready(&choices);
+        let last_ready = used.last_ready(&frame.choices);
         // Budgets first, so the engine is copied only for the successors that are taken.
-        choices.retain(|choice| {
+        frame.choices.retain(|choice| {
             let fault_cost = u32::from(choice.fault.is_some());
-            let within_faults = fault_cost == 0 || self.allows(choice.fault, used.faults);
+            let within_faults = fault_cost == 0 || allows(budget, choice.fault, used.faults);
             let preemption_cost = u32::from(used.preempts(several, last_ready, choice));
-            within_faults && used.preemptions + preemption_cost <= self.budget.preemptions_max
+            within_faults && used.preemptions + preemption_cost <= budget.preemptions_max
         });
-        let engine = match choices.is_empty() {
-            true => {
-                // The run is over, or every successor was beyond the budgets.
-                self.recycle(engine);
-                None
-            }
-            false => Some(engine),
-        };
-        Frame {
-            key,
-            place,
-            used,
-            engine,
-            choices,
-            last_ready,
-            next: 0,
-            plain: None,
-            entered: None,
-            summary,
+        frame.key = key;
+        frame.place = place;
+        frame.used = used;
+        frame.last_ready = last_ready;
+        frame.next = 0;
+        frame.plain = None;
+        frame.entered = None;
+        frame.summary = summary;
+        match frame.choices.is_empty() {
+            // The run is over, or every successor was beyond the budgets.
+            true => self.recycle(engine),
+            false => frame.engine = Some(engine),
         }
     }
 
@@ -691,14 +694,6 @@ impl Explorer {
         if self.spare_engines.len() < SPARE_ENGINES_MAX {
             self.spare_engines.push(engine);
         }
-    }
-
-    fn allows(&self, fault: Option<FaultKind>, used: u32) -> bool {
-        used < self.budget.faults_max
-            && match (&self.budget.kinds, fault) {
-                (Some(kinds), Some(fault)) => kinds.contains(&fault),
-                _ => true,
-            }
     }
 
     /// Replays the cheapest violation of property `index` from the initial state, following
@@ -829,6 +824,15 @@ impl Used {
             },
         }
     }
+}
+
+/// Whether `budget` lets one more fault, `fault`, strike a run that used `used` already.
+fn allows(budget: &Budget, fault: Option<FaultKind>, used: u32) -> bool {
+    used < budget.faults_max
+        && match (&budget.kinds, fault) {
+            (Some(kinds), Some(fault)) => kinds.contains(&fault),
+            _ => true,
+        }
 }
 
 /// A copy of `engine`, made into `spare` when there is one.

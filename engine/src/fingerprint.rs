@@ -78,9 +78,13 @@ impl Hasher for Fingerprint {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(word));
+            // The last bytes as a little-endian word padded with zeros, built in registers: a
+            // copy of a variable length would call `memcpy` for every text hashed.
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &byte| word << 8 | u64::from(byte));
+            self.mix(word);
         }
     }
 
