@@ -61,6 +61,9 @@ pub struct Engine {
     /// The step being taken is recorded as an event: only then are its messages and the text
     /// its outcome names built.
     recording: bool,
+    /// The ready workers `choices_into` found, until the next step uses them rather than
+    /// looking again (an explorer lists the choices, then steps one).
+    ready_listed: Option<Ready>,
 }
 
 /// One nondeterministic choice the world can make at the next event: which worker steps, and
@@ -207,7 +210,8 @@ clone_by_fields!(Engine {
     stop,
     broken_mask,
     forced,
-    recording
+    recording,
+    ready_listed
 });
 
 struct Worker {
@@ -328,6 +332,7 @@ impl Engine {
             broken_mask: 0,
             forced: None,
             recording: false,
+            ready_listed: None,
         })
     }
 
@@ -390,6 +395,7 @@ impl Engine {
     /// nothing per state.
     pub fn choices_into(&mut self, choices: &mut Vec<Choice>) {
         choices.clear();
+        self.ready_listed = None;
         if self.stop.is_some() || self.events >= self.scenario.step_cap {
             return;
         }
@@ -405,6 +411,7 @@ impl Engine {
             }
             Upcoming::Ready(ready) => ready,
         };
+        self.ready_listed = Some(ready);
         for index in ready.iter() {
             let action = match &self.workers[index].task {
                 None => Action::Receive,
@@ -652,7 +659,12 @@ impl Engine {
     /// a worker's step, or nothing more. Every event moves the clock on by one tick, so none can
     /// happen at `u32::MAX`: work due then or later stops the run instead.
     fn next(&mut self) -> Next {
-        match self.upcoming() {
+        let upcoming = match self.ready_listed.take() {
+            // Nothing changed since `choices_into` looked: the same workers are ready.
+            Some(ready) => Upcoming::Ready(ready),
+            None => self.upcoming(),
+        };
+        match upcoming {
             Upcoming::Commit => Next::Commit,
             Upcoming::Finished => Next::Finished,
             Upcoming::TimeLimit => Next::TimeLimit,
