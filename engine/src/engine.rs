@@ -394,6 +394,12 @@ impl Engine {
     /// `choices()` into a buffer the caller keeps (cleared first), so an explorer allocates
     /// nothing per state.
     pub fn choices_into(&mut self, choices: &mut Vec<Choice>) {
+        self.choices_within(choices, true);
+    }
+
+    /// `choices_into`, with the faulty choices only when `faults` (an explorer whose run has
+    /// used its fault budget lists none, rather than dropping them one by one).
+    pub(crate) fn choices_within(&mut self, choices: &mut Vec<Choice>, faults: bool) {
         choices.clear();
         self.ready_listed = None;
         if self.stop.is_some() || self.events >= self.scenario.step_cap {
@@ -423,7 +429,7 @@ impl Engine {
                 action,
                 fault: None,
             });
-            if self.planned_fault_peek(index, action).is_some() {
+            if !faults || self.planned_fault_peek(index, action).is_some() {
                 continue;
             }
             for &fault in self.scenario.workflow.faults_at(action) {

@@ -650,7 +650,7 @@ impl Explorer {
         let budget = &self.budget;
         let frame = &mut self.stack[self.depth];
         self.depth += 1;
-        engine.choices_into(&mut frame.choices);
+        engine.choices_within(&mut frame.choices, used.faults < budget.faults_max);
         let mut summary = Summary {
             schedules: 0,
             best: [None; 8],
