@@ -160,8 +160,8 @@ pub struct Progress {
     pub finished: bool,
 }
 
-/// The budgets used along a path: part of the explored state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The budgets used along a path: part of the explored state (see `node_key`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Used {
     faults: u32,
     preemptions: u32,
@@ -875,8 +875,13 @@ fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
 }
 
 fn node_key(engine_hash: u64, used: Used) -> u64 {
+    // The budgets used, in one word: each field has room (faults at most `FAULTS_MAX`, a worker
+    // index below 64, preemptions below 2^32), so the word stands for them exactly.
+    let last = used.last.map_or(0, |worker| u64::from(worker) + 1);
+    let budgets = u64::from(used.preemptions) | u64::from(used.faults) << 32 | last << 40;
     let mut hasher = crate::fingerprint::Fingerprint::default();
-    (engine_hash, used).hash(&mut hasher);
+    hasher.write_u64(engine_hash);
+    hasher.write_u64(budgets);
     hasher.finish()
 }
 
