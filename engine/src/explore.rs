@@ -19,8 +19,7 @@
 //! a state branches: its last successor steps it in place, so a path of single choices (most of
 //! the search, once the budgets are spent) copies nothing.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use serde::Serialize;
 
@@ -161,8 +160,8 @@ pub struct Progress {
     pub finished: bool,
 }
 
-/// The budgets used along a path: part of the explored state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The budgets used along a path: part of the explored state (see `node_key`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Used {
     faults: u32,
     preemptions: u32,
@@ -181,7 +180,7 @@ struct Best {
 }
 
 /// What is known about a fully explored state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Summary {
     schedules: u64,
     best: [Option<Best>; 8],
@@ -189,23 +188,31 @@ struct Summary {
 
 /// Every state met, by key, and the summary of each fully explored one.
 ///
-/// A state's key is a hash, so its place in the table is random and the probe is a cache miss:
-/// the search's main cost. A state gets its place at the one probe that finds it new, and its
-/// summary is written there by position when it closes, with no second probe. Most states break
-/// nothing below them: their summary is two numbers, and only the others keep their eight best
-/// ways to a violation, apart.
-#[derive(Default)]
+/// A state's key is a hash, so its place in the table is random: a cache miss, the search's
+/// main cost. The table is open addressing (linear probing) over two arrays: one byte per slot
+/// saying whether it is taken and by which key, roughly (a few bits of it), and the slots
+/// themselves. The bytes are small enough to stay in cache, so a probe for a new state, most of
+/// them, reads no slot at all: it only writes one. A state gets its slot at the probe that finds
+/// it new, and its summary is written there when it closes, with no second probe. Most states
+/// break nothing below them: their summary is two numbers, and only the others keep their eight
+/// best ways to a violation, apart.
 struct Memo {
-    places: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// By place.
-    known: Vec<Known>,
+    /// By slot: `VACANT`, or the top bits of the key there with the high bit set.
+    tags: Vec<u8>,
+    /// A power of two long, as `tags`; at most half taken, so a probe is short.
+    slots: Vec<Slot>,
+    /// Slots taken.
+    taken: usize,
     bests: Vec<[Option<Best>; 8]>,
     /// States closed, each key counted once.
     closed: u64,
+    /// Times the table grew: each growth moves every slot, so a place kept from before is stale.
+    growths: u32,
 }
 
 #[derive(Clone, Copy)]
-struct Known {
+struct Slot {
+    key: u64,
     schedules: u64,
     /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state, `OPEN`
     /// while it is being explored.
@@ -215,6 +222,17 @@ struct Known {
 const NO_BEST: u32 = u32::MAX;
 const OPEN: u32 = u32::MAX - 1;
 
+const VACANT: u8 = 0;
+
+const SLOT_UNUSED: Slot = Slot {
+    key: 0,
+    schedules: 0,
+    best: OPEN,
+};
+
+/// Slots of a new memo: enough for a small lesson's search without growing.
+const SLOTS_INITIAL: usize = 1 << 12;
+
 /// What the memo knows of a state just reached.
 enum Met {
     /// Explored before.
@@ -223,42 +241,112 @@ enum Met {
     New(u32),
 }
 
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            tags: vec![VACANT; SLOTS_INITIAL],
+            slots: vec![SLOT_UNUSED; SLOTS_INITIAL],
+            taken: 0,
+            bests: Vec::new(),
+            closed: 0,
+            growths: 0,
+        }
+    }
+}
+
+/// The slot tag of `key`: its top bits (the low ones place it), never `VACANT`.
+fn tag(key: u64) -> u8 {
+    (key >> 57) as u8 | 0x80
+}
+
 impl Memo {
     /// The summary of state `key` if it was explored before; else reserves its place.
     fn meet(&mut self, key: u64) -> Met {
-        let next = self.known.len() as u32;
-        let place = *self.places.entry(key).or_insert(next);
-        if place == next {
-            self.known.push(Known {
-                schedules: 0,
-                best: OPEN,
-            });
+        let (mut place, found) = self.find(key);
+        if !found {
+            // Only a new state grows the table, so a known one leaves every place as it was.
+            if 2 * (self.taken + 1) > self.slots.len() {
+                self.grow();
+                place = self.find(key).0;
+            }
+            self.take(place, key);
+            return Met::New(place as u32);
         }
         match self.summary(place) {
             Some(summary) => Met::Known(summary),
             // A state is never met again while it is open (each event moves the event count
             // in its key on), but should two keys ever coincide it is explored again, as a
             // state never met would be.
-            None => Met::New(place),
+            None => Met::New(place as u32),
         }
     }
 
-    fn summary(&self, place: u32) -> Option<Summary> {
-        let known = self.known[place as usize];
-        let best = match known.best {
+    /// The slot holding `key` and true, or the vacant slot where it would go and false.
+    fn find(&self, key: u64) -> (usize, bool) {
+        let mask = self.slots.len() - 1;
+        let wanted = tag(key);
+        // The keys are hashes already: their low bits place them.
+        let mut place = key as usize & mask;
+        loop {
+            match self.tags[place] {
+                VACANT => return (place, false),
+                tag if tag == wanted && self.slots[place].key == key => return (place, true),
+                _ => place = (place + 1) & mask,
+            }
+        }
+    }
+
+    fn take(&mut self, place: usize, key: u64) {
+        self.tags[place] = tag(key);
+        self.slots[place] = Slot {
+            key,
+            schedules: 0,
+            best: OPEN,
+        };
+        self.taken += 1;
+    }
+
+    /// Doubles the table, every slot moving to its place in the larger one.
+    fn grow(&mut self) {
+        let length = 2 * self.slots.len();
+        let tags = std::mem::replace(&mut self.tags, vec![VACANT; length]);
+        let slots = std::mem::replace(&mut self.slots, vec![SLOT_UNUSED; length]);
+        for (tag, slot) in tags.into_iter().zip(slots) {
+            if tag != VACANT {
+                let (place, _) = self.find(slot.key);
+                self.tags[place] = tag;
+                self.slots[place] = slot;
+            }
+        }
+        self.growths += 1;
+    }
+
+    /// The place of state `key`, met before.
+    fn place(&self, key: u64) -> u32 {
+        let (place, found) = self.find(key);
+        debug_assert!(found, "a state met before");
+        place as u32
+    }
+
+    fn summary(&self, place: usize) -> Option<Summary> {
+        let slot = self.slots[place];
+        let best = match slot.best {
             OPEN => return None,
             NO_BEST => [None; 8],
             position => self.bests[position as usize],
         };
         Some(Summary {
-            schedules: known.schedules,
+            schedules: slot.schedules,
             best,
         })
     }
 
     /// The summary of state `key`, if it was fully explored.
     fn get(&self, key: u64) -> Option<Summary> {
-        self.summary(*self.places.get(&key)?)
+        match self.find(key) {
+            (place, true) => self.summary(place),
+            (_, false) => None,
+        }
     }
 
     /// Writes the summary of the state at `place`, now fully explored.
@@ -270,12 +358,10 @@ impl Memo {
             }
             false => NO_BEST,
         };
-        let known = &mut self.known[place as usize];
-        self.closed += u64::from(known.best == OPEN);
-        *known = Known {
-            schedules: summary.schedules,
-            best,
-        };
+        let slot = &mut self.slots[place as usize];
+        self.closed += u64::from(slot.best == OPEN);
+        slot.schedules = summary.schedules;
+        slot.best = best;
     }
 }
 
@@ -292,6 +378,7 @@ struct Child {
 /// A state on the search path. Its successors are stepped one at a time, as they are entered,
 /// from the state's own engine: the path holds one engine per state, not one per successor
 /// waiting its turn, so a few spare engines serve the whole search.
+#[derive(Default)]
 struct Frame {
     key: u64,
     /// The state's place in the memo.
@@ -318,10 +405,13 @@ pub struct Explorer {
     scenario: Scenario,
     budget: Budget,
     root: u64,
+    /// The search path: the open states are `stack[..depth]`. The frames past it are kept for
+    /// the states to come, which are written into them in place (a frame is a few hundred
+    /// bytes: moving one in and out of the stack for every state would cost more than its
+    /// fields), with their choice lists' buffers, so a state allocates nothing.
     stack: Vec<Frame>,
+    depth: usize,
     memo: Memo,
-    /// Choice lists of closed frames, so a state allocates none.
-    spare_choices: Vec<Vec<Choice>>,
     /// Engines no longer needed, to branch into (`Engine::clone_from` reuses their buffers).
     /// Boxed as the frames keep them, so a spare becomes a state's engine without moving one.
     #[allow(clippy::vec_box)]
@@ -355,8 +445,8 @@ impl Explorer {
             budget,
             root,
             stack: Vec::new(),
+            depth: 0,
             memo: Memo::default(),
-            spare_choices: Vec::new(),
             spare_engines: Vec::new(),
             transitions: 0,
             finished: false,
@@ -365,8 +455,7 @@ impl Explorer {
         let Met::New(place) = explorer.memo.meet(root) else {
             unreachable!("the memo starts empty")
         };
-        let frame = explorer.expand(root, place, engine, used);
-        explorer.stack.push(frame);
+        explorer.expand(root, place, engine, used);
         Ok(explorer)
     }
 
@@ -375,7 +464,7 @@ impl Explorer {
     pub fn advance(&mut self, max_transitions: u32) -> bool {
         let stop_at = self.transitions.saturating_add(max_transitions.into());
         while !self.finished {
-            if self.stack.is_empty() {
+            if self.depth == 0 {
                 self.finished = true;
                 self.complete = true;
                 break;
@@ -413,8 +502,8 @@ impl Explorer {
     pub fn progress(&self) -> Progress {
         Progress {
             transitions: self.transitions,
-            states: self.memo.closed + self.stack.len() as u64,
-            depth: self.stack.len() as u32,
+            states: self.memo.closed + self.depth as u64,
+            depth: self.depth as u32,
             finished: self.finished,
         }
     }
@@ -458,7 +547,7 @@ impl Explorer {
     /// One step of the depth-first search: step into the next successor of the top frame (one
     /// transition), or close the frame when its successors are done.
     fn visit_next(&mut self) {
-        let frame = self.stack.last_mut().expect("the caller checked");
+        let frame = &mut self.stack[self.depth - 1];
         let Some(&choice) = frame.choices.get(frame.next) else {
             self.close_top();
             return;
@@ -484,7 +573,7 @@ impl Explorer {
             .expect("a state with choices has a next event");
         self.transitions += 1;
         let hash = engine.state_hash();
-        let frame = self.stack.last_mut().expect("still there");
+        let frame = &mut self.stack[self.depth - 1];
         // A fault the step ignored, leaving the state as the plain step leaves it, is not
         // another schedule (the trace would not show it): skip it. The plain step of the same
         // worker comes first in `choices`.
@@ -502,6 +591,7 @@ impl Explorer {
             fault_cost,
             broke_mask: stepped.broke_mask,
         };
+        let growths = self.memo.growths;
         let place = match self.memo.meet(child.key) {
             Met::Known(summary) => {
                 fold(&mut frame.summary, &child, &summary);
@@ -511,15 +601,22 @@ impl Explorer {
             Met::New(place) => place,
         };
         frame.entered = Some(child);
-        let below = self.expand(child.key, place, engine, child_used);
-        self.stack.push(below);
+        if self.memo.growths != growths {
+            // The table grew and moved every slot: the open states find theirs again.
+            for open in &mut self.stack[..self.depth] {
+                open.place = self.memo.place(open.key);
+            }
+        }
+        self.expand(child.key, place, engine, child_used);
     }
 
-    /// Pops the top frame, records its summary and folds it into its parent.
+    /// Closes the top frame: records its summary and folds it into its parent.
     fn close_top(&mut self) {
-        let mut frame = self.stack.pop().expect("the caller checked");
+        let (frame, below) = self.stack[..self.depth]
+            .split_last_mut()
+            .expect("the caller checked");
         self.memo.close(frame.place, &frame.summary);
-        if let Some(parent) = self.stack.last_mut() {
+        if let Some(parent) = below.last_mut() {
             let child = parent
                 .entered
                 .take()
@@ -527,32 +624,38 @@ impl Explorer {
             debug_assert_eq!(child.key, frame.key);
             fold(&mut parent.summary, &child, &frame.summary);
         }
-        if let Some(engine) = frame.engine.take() {
+        let engine = frame.engine.take();
+        self.depth -= 1;
+        if let Some(engine) = engine {
             self.recycle(engine);
         }
-        frame.choices.clear();
-        self.spare_choices.push(frame.choices);
     }
 
     /// Closes every open frame with what was found so far (the search was cut).
     fn unwind(&mut self) {
-        while let Some(frame) = self.stack.last_mut() {
+        while self.depth > 0 {
             // Successors not entered yet stay unexplored: skip them.
+            let frame = &mut self.stack[self.depth - 1];
             frame.next = frame.choices.len();
             self.close_top();
         }
     }
 
-    /// A frame for the state `key`, with its successors within the budgets listed (none stepped
-    /// yet).
-    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) -> Frame {
-        let mut choices = self.spare_choices.pop().unwrap_or_default();
-        engine.choices_into(&mut choices);
+    /// Opens a frame on top of the path for the state `key`, with its successors within the
+    /// budgets listed (none stepped yet).
+    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) {
+        if self.stack.len() == self.depth {
+            self.stack.push(Frame::default());
+        }
+        let budget = &self.budget;
+        let frame = &mut self.stack[self.depth];
+        self.depth += 1;
+        engine.choices_within(&mut frame.choices, used.faults < budget.faults_max);
         let mut summary = Summary {
             schedules: 0,
             best: [None; 8],
         };
-        if choices.is_empty() {
+        if frame.choices.is_empty() {
             summary.schedules = 1;
             if engine.has_work() {
                 summary.best[7] = Some(Best {
@@ -563,33 +666,26 @@ impl Explorer {
             }
         }
         let several = engine.worker_count() > 1;
-        let last_ready = used.last_ready(&choices);
+        let last_ready = used.last_ready(&frame.choices);
         // Budgets first, so the engine is copied only for the successors that are taken.
-        choices.retain(|choice| {
+        frame.choices.retain(|choice| {
             let fault_cost = u32::from(choice.fault.is_some());
-            let within_faults = fault_cost == 0 || self.allows(choice.fault, used.faults);
+            let within_faults = fault_cost == 0 || allows(budget, choice.fault, used.faults);
             let preemption_cost = u32::from(used.preempts(several, last_ready, choice));
-            within_faults && used.preemptions + preemption_cost <= self.budget.preemptions_max
+            within_faults && used.preemptions + preemption_cost <= budget.preemptions_max
         });
-        let engine = match choices.is_empty() {
-            true => {
-                // The run is over, or every successor was beyond the budgets.
-                self.recycle(engine);
-                None
-            }
-            false => Some(engine),
-        };
-        Frame {
-            key,
-            place,
-            used,
-            engine,
-            choices,
-            last_ready,
-            next: 0,
-            plain: None,
-            entered: None,
-            summary,
+        frame.key = key;
+        frame.place = place;
+        frame.used = used;
+        frame.last_ready = last_ready;
+        frame.next = 0;
+        frame.plain = None;
+        frame.entered = None;
+        frame.summary = summary;
+        match frame.choices.is_empty() {
+            // The run is over, or every successor was beyond the budgets.
+            true => self.recycle(engine),
+            false => frame.engine = Some(engine),
         }
     }
 
@@ -598,14 +694,6 @@ impl Explorer {
         if self.spare_engines.len() < SPARE_ENGINES_MAX {
             self.spare_engines.push(engine);
         }
-    }
-
-    fn allows(&self, fault: Option<FaultKind>, used: u32) -> bool {
-        used < self.budget.faults_max
-            && match (&self.budget.kinds, fault) {
-                (Some(kinds), Some(fault)) => kinds.contains(&fault),
-                _ => true,
-            }
     }
 
     /// Replays the cheapest violation of property `index` from the initial state, following
@@ -738,6 +826,15 @@ impl Used {
     }
 }
 
+/// Whether `budget` lets one more fault, `fault`, strike a run that used `used` already.
+fn allows(budget: &Budget, fault: Option<FaultKind>, used: u32) -> bool {
+    used < budget.faults_max
+        && match (&budget.kinds, fault) {
+            (Some(kinds), Some(fault)) => kinds.contains(&fault),
+            _ => true,
+        }
+}
+
 /// A copy of `engine`, made into `spare` when there is one.
 fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
     match spare {
@@ -778,29 +875,14 @@ fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
 }
 
 fn node_key(engine_hash: u64, used: Used) -> u64 {
+    // The budgets used, in one word: each field has room (faults at most `FAULTS_MAX`, a worker
+    // index below 64, preemptions below 2^32), so the word stands for them exactly.
+    let last = used.last.map_or(0, |worker| u64::from(worker) + 1);
+    let budgets = u64::from(used.preemptions) | u64::from(used.faults) << 32 | last << 40;
     let mut hasher = crate::fingerprint::Fingerprint::default();
-    (engine_hash, used).hash(&mut hasher);
+    hasher.write_u64(engine_hash);
+    hasher.write_u64(budgets);
     hasher.finish()
-}
-
-/// The memo's hasher: its keys are hashes already, so they index the table as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
 }
 
 /// A fault as a noun phrase: "a lost reply".

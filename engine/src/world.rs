@@ -507,6 +507,12 @@ impl World {
         digest
     }
 
+    /// The running digest as the last step left it, if one is kept (read between steps, when
+    /// every change is settled).
+    pub(crate) fn settled_digest(&self) -> Option<u64> {
+        self.digest.sum
+    }
+
     fn digest_from_scratch(&self) -> u64 {
         let jobs = self
             .journal
