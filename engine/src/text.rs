@@ -29,7 +29,10 @@ impl std::hash::Hash for Text {
 /// The empty text, shared: an outcome that will never be shown holds one, at no allocation.
 impl Default for Text {
     fn default() -> Text {
-        Text::fixed("")
+        thread_local! {
+            static EMPTY: Text = Text(Rc::from(""));
+        }
+        EMPTY.with(Text::clone)
     }
 }
 
@@ -71,7 +74,13 @@ impl Text {
                 const { std::cell::RefCell::new(Vec::new()) };
         }
         FIXED.with_borrow_mut(|fixed| {
-            if let Some((_, text)) = fixed.iter().find(|(known, _)| *known == word) {
+            // A word is most often the same literal as before: its address finds it without
+            // reading its bytes; another copy of the same word is found by its bytes.
+            let same = fixed
+                .iter()
+                .find(|(known, _)| std::ptr::eq(*known, word))
+                .or_else(|| fixed.iter().find(|(known, _)| *known == word));
+            if let Some((_, text)) = same {
                 return text.clone();
             }
             let text = Text::from(word);
