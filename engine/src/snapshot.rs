@@ -104,7 +104,7 @@ impl Snapshot {
 
     fn apply_one(&mut self, change: &Change) {
         match change {
-            Change::Job { row } => self.journal.insert(row.id.clone(), row.clone()),
+            Change::Job { row } => self.journal.insert(row.id.clone(), JobRow::clone(row)),
             Change::Provider { record } => {
                 self.provider
                     .insert(self.provider.len() as u32, record.clone());

@@ -393,7 +393,8 @@ pub enum WorkerState {
 pub enum Change {
     /// A journal row was written: its whole new value.
     Job {
-        row: JobRow,
+        /// Boxed: a whole row is the largest change, and inline it would size every change.
+        row: Box<JobRow>,
     },
     /// The provider committed a record.
     Provider {
@@ -941,7 +942,7 @@ impl World {
         self.digest = Digest::default();
         match change {
             Change::Job { row } => {
-                self.journal.insert(row.id.clone(), row.clone());
+                self.journal.insert(row.id.clone(), JobRow::clone(row));
             }
             Change::Provider { record } => self.push_provider(record.clone()),
             Change::KeyExpired { records } => {
@@ -1021,7 +1022,9 @@ impl World {
         log.touched_jobs.sort_unstable();
         for operation in log.touched_jobs.drain(..) {
             if let Some(row) = self.journal.get(&operation) {
-                changes.push(Change::Job { row: row.clone() });
+                changes.push(Change::Job {
+                    row: Box::new(row.clone()),
+                });
             }
         }
         changes
