@@ -42,6 +42,14 @@ fn designs() -> Vec<(String, u32, Scenario)> {
 }
 
 /// The address of a lesson's step with changes, as the app writes it.
+/// A whole scenario shared at `step`, as the sandbox's address carries it.
+fn shared_scenario(scenario: &Scenario, step: u32) -> Shared {
+    Shared::Scenario {
+        scenario: WholeScenario::of(scenario),
+        step,
+    }
+}
+
 fn lesson_address(id: &str, step: u32, code: &str) -> String {
     format!("#/lesson/{id}/{step}/{code}")
 }
@@ -312,7 +320,7 @@ proptest! {
     #[test]
     fn a_generated_scenario_edited_by_hand_round_trips(scenario in generated_strategy(), step in any::<u32>()) {
         scenario.validate().expect("the touches keep it valid");
-        let shared = Shared::Scenario { scenario: WholeScenario::of(&scenario), step };
+        let shared = shared_scenario(&scenario, step);
         let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
         prop_assert_eq!(&decoded, &shared);
         let Shared::Scenario { scenario: whole, .. } = decoded else { unreachable!() };
@@ -321,7 +329,7 @@ proptest! {
 
     #[test]
     fn a_scenario_round_trips(scenario in scenario_strategy(), step in any::<u32>()) {
-        let shared = Shared::Scenario { scenario: WholeScenario::of(&scenario), step };
+        let shared = shared_scenario(&scenario, step);
         let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
         prop_assert_eq!(&decoded, &shared);
         let Shared::Scenario { scenario: whole, .. } = decoded else { unreachable!() };
@@ -409,7 +417,7 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         how in 0u8..3,
     ) {
-        let good = encode(&Shared::Scenario { scenario: WholeScenario::of(&scenario), step: 3 });
+        let good = encode(&shared_scenario(&scenario, 3));
         let mut bytes = base64_bytes(&good);
         match how {
             0 => { let at = position.index(bytes.len()); bytes[at] = byte; }
@@ -487,10 +495,7 @@ fn hostile_and_broken_links_are_refused_with_a_reason() {
     // A scenario the engine would refuse is refused by the decoder.
     let mut invalid = BatchSpec::reference(3).scenario();
     invalid.workers.clear();
-    let link = encode(&Shared::Scenario {
-        scenario: WholeScenario::of(&invalid),
-        step: 1,
-    });
+    let link = encode(&shared_scenario(&invalid, 1));
     assert!(matches!(decode(&link), Err(ShareError::Invalid(_))));
     // A design's changes that break the engine's rules are refused when applied.
     let changes = Changes::Edits {
@@ -552,20 +557,14 @@ fn links_stay_short() {
         lesson_address("lost-reply", 9, &one)
     );
     let ten = BatchSpec::reference(10).scenario();
-    let code = encode(&Shared::Scenario {
-        scenario: WholeScenario::of(&ten),
-        step: 1,
-    });
+    let code = encode(&shared_scenario(&ten, 1));
     println!("a generated 10-record scenario: {} characters", code.len());
     assert!(code.len() < 1_000, "{}", code.len());
     // Every lesson design written by hand, none from the generator: the longest.
     let longest = designs()
         .into_iter()
         .map(|(id, _, scenario)| {
-            let code = encode(&Shared::Scenario {
-                scenario: WholeScenario::of(&scenario),
-                step: 1,
-            });
+            let code = encode(&shared_scenario(&scenario, 1));
             (code.len(), id, scenario.operations.len())
         })
         .max()
@@ -616,10 +615,7 @@ fn links_of_the_first_format_still_open() {
 fn generated_scenarios_of_any_size_fit() {
     for records in [1, 10, 1_000, 10_000, OPERATIONS_MAX] {
         let batch = BatchSpec::reference(records).scenario();
-        let code = encode(&Shared::Scenario {
-            scenario: WholeScenario::of(&batch),
-            step: 40_000,
-        });
+        let code = encode(&shared_scenario(&batch, 40_000));
         println!(
             "a generated {records}-record scenario: {} characters",
             code.len()
@@ -634,10 +630,7 @@ fn generated_scenarios_of_any_size_fit() {
     for n in 0..20 {
         edited.operations[n * 497].payload = [("amount".to_string(), Scalar::Int(n as i64))].into();
     }
-    let code = encode(&Shared::Scenario {
-        scenario: WholeScenario::of(&edited),
-        step: 1,
-    });
+    let code = encode(&shared_scenario(&edited, 1));
     println!(
         "a generated 10,000-record scenario with 20 payloads edited: {} characters",
         code.len()
@@ -650,10 +643,7 @@ fn generated_scenarios_of_any_size_fit() {
             Scalar::Text(format!("hand-{}", index * 7919 % 10_007)),
         );
     }
-    let shared = Shared::Scenario {
-        scenario: WholeScenario::of(&different),
-        step: 1,
-    };
+    let shared = shared_scenario(&different, 1);
     let code = encode(&shared);
     println!("10,000 hand-different payloads: {} characters", code.len());
     assert!(code.len() > LINK_CHARS_MAX, "{}", code.len());
@@ -668,10 +658,7 @@ fn generated_scenarios_of_any_size_fit() {
 #[test]
 fn a_link_cannot_ask_for_millions_of_records() {
     let huge = BatchSpec::reference(OPERATIONS_MAX + 1).scenario();
-    let shared = Shared::Scenario {
-        scenario: WholeScenario::of(&huge),
-        step: 1,
-    };
+    let shared = shared_scenario(&huge, 1);
     assert!(
         matches!(encode_within(&shared), Err(ShareError::Invalid(_))),
         "not made"
