@@ -7,11 +7,10 @@
 //! so those copies (a logged change, a checkpoint, a rebuilt state) share them, never copy them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lookup::Lookup;
+use crate::lookup::{Keyed, Lookup};
 use crate::scenario::WriteMode;
 use crate::text::Text;
 
@@ -20,7 +19,7 @@ use crate::text::Text;
 pub struct World {
     pub tick: u32,
     /// The workflow's local checkpoint, by operation id.
-    pub journal: BTreeMap<Text, JobRow>,
+    pub journal: Keyed<JobRow>,
     /// The remote provider's records, in commit order.
     pub provider: Vec<ProviderRecord>,
     /// Effects the provider accepted but commits later (a timed-out request still in flight).
@@ -29,7 +28,7 @@ pub struct World {
     pub table: Table,
     /// `completed_operations`: keys marked done by the idempotency tracker, each with the logical
     /// operation that marked it first (the checker's knowledge, never the tracker's).
-    pub tracker: BTreeMap<Text, Text>,
+    pub tracker: Keyed<Text>,
     /// External side effects (email, notification, charge), in order.
     pub effects: Vec<Effect>,
     /// Calls that reached the model (a costly stage).
@@ -517,8 +516,8 @@ impl World {
     fn digest_from_scratch(&self) -> u64 {
         let jobs = self
             .journal
-            .values()
-            .map(|row| item_hash(Item::Job, row, crate::explore::hash_job));
+            .iter_unordered()
+            .map(|(_, row)| item_hash(Item::Job, row, crate::explore::hash_job));
         let provider = self
             .provider
             .iter()
@@ -533,7 +532,7 @@ impl World {
         let dedup = self.table.dedup.iter().map(|key| dedup_hash(key));
         let tracker = self
             .tracker
-            .iter()
+            .iter_unordered()
             .map(|(key, operation)| tracker_hash(key, operation));
         jobs.chain(provider)
             .chain(effects)
@@ -687,10 +686,7 @@ impl World {
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
         // One search of the journal: the fields are borrowed apart.
-        let (id, job) = self
-            .journal
-            .range_mut::<str, _>((Bound::Included(operation), Bound::Included(operation)))
-            .next()?;
+        let (id, job) = self.journal.entry_mut(operation)?;
         let digest = &mut self.digest;
         if let Some(sum) = &mut digest.sum {
             if !digest.dirty_jobs.iter().any(|known| known == operation) {
@@ -709,19 +705,17 @@ impl World {
     /// `INSERT OR IGNORE` into the journal; the row as it is after.
     pub(crate) fn job_insert_or_ignore(&mut self, row: JobRow) -> &JobRow {
         // One search of the journal: the fields are borrowed apart.
-        match self.journal.entry(row.id.clone()) {
-            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::btree_map::Entry::Vacant(entry) => {
-                if let Some(log) = &mut self.log.0 {
-                    log.touch(entry.key());
-                }
-                if let Some(sum) = &mut self.digest.sum {
-                    let hash = item_hash(Item::Job, &row, crate::explore::hash_job);
-                    *sum = sum.wrapping_add(hash);
-                }
-                entry.insert(row)
+        let (row, new) = self.journal.insert_if_absent(row.id.clone(), row);
+        if new {
+            if let Some(log) = &mut self.log.0 {
+                log.touch(&row.id);
+            }
+            if let Some(sum) = &mut self.digest.sum {
+                let hash = item_hash(Item::Job, &*row, crate::explore::hash_job);
+                *sum = sum.wrapping_add(hash);
             }
         }
+        row
     }
 
     /// The provider commits a record.
@@ -844,10 +838,13 @@ impl World {
     /// A run of `operation` marks a key done in the tracker; false when it was (the key keeps the
     /// operation that marked it first).
     pub(crate) fn insert_tracker(&mut self, key: &Text, operation: &Text) -> bool {
-        if self.tracker.contains_key(key) {
+        if !self
+            .tracker
+            .insert_if_absent(key.clone(), operation.clone())
+            .1
+        {
             return false;
         }
-        self.tracker.insert(key.clone(), operation.clone());
         self.digest_add(tracker_hash(key, operation));
         self.record(|| Change::Tracker {
             key: key.clone(),
@@ -1040,7 +1037,7 @@ impl World {
 /// Collections up to this size are searched by a scan, not through their index: an explorer's
 /// worlds hold a few records and are copied at every branch, and a copy starts without its
 /// index, so building one would cost more than the scans it saves. Past it, lookups are hashed.
-const SCAN_MAX: usize = 16;
+pub(crate) const SCAN_MAX: usize = 16;
 
 /// The positions a scan finds when the collection is `small`, else those its index lists: the
 /// records that may hold the key, which the caller checks (see `lookup.rs`).
@@ -1083,8 +1080,21 @@ macro_rules! clone_by_fields {
 pub(crate) use clone_by_fields;
 
 clone_by_fields!(World {
-    tick, provider, in_flight, table, effects, model_calls, progress, deepest_calls, cancelled,
-    workers, index, log, digest; journal, tracker
+    tick,
+    journal,
+    provider,
+    in_flight,
+    table,
+    tracker,
+    effects,
+    model_calls,
+    progress,
+    deepest_calls,
+    cancelled,
+    workers,
+    index,
+    log,
+    digest
 });
 clone_by_fields!(JobRow { id, payload, status, receipt, attempts, failed_stage, reason, review; stages });
 clone_by_fields!(ProviderRecord {
