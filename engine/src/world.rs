@@ -644,7 +644,7 @@ impl World {
         if self.provider.len() <= SCAN_MAX {
             return self.provider.iter().any(|record| record.receipt == receipt);
         }
-        self.index().receipts.contains(receipt)
+        self.index().receipts.contains_key(receipt)
     }
 
     /// Receipts issued that start with `prefix`.
@@ -657,13 +657,13 @@ impl World {
                 .filter(|&position| (0..position).all(|before| issued(before) != issued(position)))
                 .count() as u32;
         }
-        self.index()
-            .receipts
-            .range::<str, _>((
-                std::ops::Bound::Included(prefix),
-                std::ops::Bound::Unbounded,
-            ))
-            .take_while(|receipt| receipt.starts_with(prefix))
+        let index = self.index();
+        if prefix.ends_with('-') {
+            return index.receipt_prefixes.get(prefix).copied().unwrap_or(0);
+        }
+        let receipts = index.receipts.iter_unordered();
+        receipts
+            .filter(|(receipt, ())| receipt.starts_with(prefix))
             .count() as u32
     }
 
@@ -1015,7 +1015,10 @@ impl World {
         let Some(log) = &mut self.log.0 else {
             return Vec::new();
         };
-        let mut changes = std::mem::take(&mut log.changes);
+        // Exactly as long as it is: the trace keeps it, and the log keeps its own buffer for
+        // the next step.
+        let mut changes = Vec::with_capacity(log.changes.len() + log.touched_jobs.len());
+        changes.append(&mut log.changes);
         log.touched_jobs.sort_unstable();
         for operation in log.touched_jobs.drain(..) {
             if let Some(row) = self.journal.get(&operation) {
@@ -1178,7 +1181,12 @@ impl<T> Eq for Lazy<T> {}
 struct Index {
     provider_by_key: Lookup<u32>,
     provider_by_operation: Lookup<u32>,
-    receipts: BTreeSet<Text>,
+    /// Every receipt issued, once.
+    receipts: Keyed<()>,
+    /// How many of `receipts` start with each prefix that ends at a '-' in one of them: a
+    /// receipt's number under its key ("receipt-OP-2") is found by a count, where an ordered set
+    /// of receipts was searched with string comparisons on cold memory.
+    receipt_prefixes: Keyed<u32>,
     effects_by_operation: Lookup<u32>,
 }
 
@@ -1186,7 +1194,19 @@ impl Index {
     fn push_provider(&mut self, record: &ProviderRecord, position: u32) {
         self.provider_by_key.push(&record.key, position);
         self.provider_by_operation.push(&record.operation, position);
-        self.receipts.insert(record.receipt.clone());
+        let receipt = &record.receipt;
+        if !self.receipts.insert_if_absent(receipt.clone(), ()).1 {
+            return;
+        }
+        for (at, _) in receipt.match_indices('-') {
+            let prefix = &receipt[..=at];
+            match self.receipt_prefixes.entry_mut(prefix) {
+                Some((_, count)) => *count += 1,
+                None => {
+                    self.receipt_prefixes.insert(prefix.into(), 1);
+                }
+            }
+        }
     }
 }
 
@@ -1293,4 +1313,46 @@ fn tracker_hash(key: &str, operation: &str) -> u64 {
     item_hash(Item::Tracker, &(key, operation), |pair, hasher| {
         pair.hash(hasher)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ProviderRecord, World};
+    use crate::rng::Rng;
+
+    /// Past `SCAN_MAX` records the receipts are counted through the index: the counts equal a
+    /// count over the distinct receipts, for keys that are prefixes of one another.
+    #[test]
+    fn indexed_receipt_counts_equal_a_scan() {
+        let mut rng = Rng::new(3);
+        let mut world = World::default();
+        let words = ["a", "a-b", "a-b-2", "b", "a-2", "ab", "a-", "-", ""];
+        for tick in 0..60 {
+            let receipt = format!("receipt-{}", words[rng.below(words.len() as u32) as usize]);
+            world.push_provider(ProviderRecord {
+                key: "k".into(),
+                payload: "{}".into(),
+                receipt: receipt.as_str().into(),
+                committed_tick: tick,
+                key_expired: false,
+                operation: "op".into(),
+            });
+            let mut distinct: Vec<&str> =
+                world.provider.iter().map(|r| r.receipt.as_str()).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            for word in words {
+                for prefix in [format!("receipt-{word}"), format!("receipt-{word}-")] {
+                    let expected = distinct.iter().filter(|r| r.starts_with(&prefix)).count();
+                    assert_eq!(
+                        world.receipts_starting(&prefix),
+                        expected as u32,
+                        "{prefix}"
+                    );
+                    let taken = distinct.contains(&prefix.as_str());
+                    assert_eq!(world.receipt_taken(&prefix), taken, "{prefix}");
+                }
+            }
+        }
+    }
 }
