@@ -224,6 +224,20 @@ impl<'a, V> IntoIterator for &'a Keyed<V> {
     }
 }
 
+impl<V> Keyed<V> {
+    /// A map of these entries, whose keys are all different (as a map's own are): it takes
+    /// them as they come, without looking any up.
+    pub(crate) fn from_distinct(entries: impl IntoIterator<Item = (Text, V)>) -> Self {
+        let (keys, values) = entries.into_iter().unzip();
+        Keyed {
+            keys,
+            values,
+            index: OnceCell::new(),
+            order: OnceCell::new(),
+        }
+    }
+}
+
 /// A later entry with the same key replaces an earlier one, as in a `BTreeMap`.
 impl<V> FromIterator<(Text, V)> for Keyed<V> {
     fn from_iter<I: IntoIterator<Item = (Text, V)>>(entries: I) -> Self {
@@ -377,6 +391,9 @@ mod tests {
         assert_eq!(back, keyed);
         let reversed: Keyed<u64> = model.iter().rev().map(|(k, v)| (k.clone(), *v)).collect();
         assert_eq!(reversed, keyed, "equal whatever the insertion order");
+        let distinct = Keyed::from_distinct(model.iter().rev().map(|(k, v)| (k.clone(), *v)));
+        assert_eq!(distinct, keyed);
+        assert!(distinct.iter().eq(model.iter()));
         assert_eq!(format!("{reversed:?}"), format!("{model:?}"));
         copy.clone_from(&keyed);
         assert_eq!(copy, keyed);

@@ -7,6 +7,7 @@
 //! so those copies (a logged change, a checkpoint, a rebuilt state) share them, never copy them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -392,8 +393,10 @@ pub enum WorkerState {
 pub enum Change {
     /// A journal row was written: its whole new value.
     Job {
-        /// Boxed: a whole row is the largest change, and inline it would size every change.
-        row: Box<JobRow>,
+        /// Behind a pointer: a whole row is the largest change, and inline it would size every
+        /// change. Counted, so the trace's checkpoints hold this very row (its JSON is the row's).
+        #[serde(with = "shared_row")]
+        row: Rc<JobRow>,
     },
     /// The provider committed a record.
     Provider {
@@ -1023,7 +1026,7 @@ impl World {
         for operation in log.touched_jobs.drain(..) {
             if let Some(row) = self.journal.get(&operation) {
                 changes.push(Change::Job {
-                    row: Box::new(row.clone()),
+                    row: Rc::new(row.clone()),
                 });
             }
         }
@@ -1034,6 +1037,28 @@ impl World {
         if let Some(log) = &mut self.log.0 {
             log.changes.push(change());
         }
+    }
+}
+
+/// A journal row shared by a change and the checkpoints, written and read as the row itself.
+mod shared_row {
+    use std::rc::Rc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::JobRow;
+
+    pub(super) fn serialize<S: Serializer>(
+        row: &Rc<JobRow>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        JobRow::serialize(row, serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Rc<JobRow>, D::Error> {
+        JobRow::deserialize(deserializer).map(Rc::new)
     }
 }
 
