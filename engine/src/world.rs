@@ -65,7 +65,7 @@ pub struct JobRow {
     /// Submit attempts made for this operation, across runs.
     pub attempts: u32,
     /// Preserved output of every completed stage, by stage name.
-    pub stages: BTreeMap<Text, Text>,
+    pub stages: Stages,
     /// The stage that failed last, if any.
     pub failed_stage: Option<Text>,
     /// Why the row needs a person, when `status` is `needs_review`, `unknown`, `failed` or
@@ -73,6 +73,100 @@ pub struct JobRow {
     pub reason: Option<Text>,
     /// The review item, when the row needs a person: who owns it and what they may do next.
     pub review: Option<Review>,
+}
+
+/// A journal row's stage outputs, by stage name: an ordered map of a few entries (a workflow has
+/// at most three stages) that reads, compares, hashes and serializes as a `BTreeMap` does.
+///
+/// Every change to a row logs a copy of it, so a trace holds many copies: a `BTreeMap` node has
+/// room for eleven entries (about 370 bytes) however few it holds; this holds its entries in one
+/// vector, copied at its length.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Stages(Vec<(Text, Text)>);
+
+impl Stages {
+    fn find(&self, stage: &str) -> Result<usize, usize> {
+        self.0
+            .binary_search_by(|(known, _)| known.as_str().cmp(stage))
+    }
+
+    pub fn get(&self, stage: &str) -> Option<&Text> {
+        self.find(stage).ok().map(|at| &self.0[at].1)
+    }
+
+    pub fn contains_key(&self, stage: &str) -> bool {
+        self.find(stage).is_ok()
+    }
+
+    /// Sets `stage`'s output; the output it replaces, if any.
+    pub fn insert(&mut self, stage: Text, output: Text) -> Option<Text> {
+        match self.find(&stage) {
+            Ok(at) => Some(std::mem::replace(&mut self.0[at].1, output)),
+            Err(at) => {
+                self.0.insert(at, (stage, output));
+                None
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The entries, in stage name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Text, &Text)> + '_ {
+        self.0.iter().map(|(stage, output)| (stage, output))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &Text> + '_ {
+        self.0.iter().map(|(stage, _)| stage)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Text> + '_ {
+        self.0.iter().map(|(_, output)| output)
+    }
+}
+
+impl FromIterator<(Text, Text)> for Stages {
+    fn from_iter<I: IntoIterator<Item = (Text, Text)>>(entries: I) -> Self {
+        let mut stages = Stages::default();
+        for (stage, output) in entries {
+            stages.insert(stage, output);
+        }
+        stages
+    }
+}
+
+/// As a `BTreeMap`'s: the length, then each entry in order (so a state's fingerprint is the same).
+impl std::hash::Hash for Stages {
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        hasher.write_usize(self.0.len());
+        for (stage, output) in self.iter() {
+            (stage, output).hash(hasher);
+        }
+    }
+}
+
+impl std::fmt::Debug for Stages {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Stages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Stages {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Stages, D::Error> {
+        BTreeMap::<Text, Text>::deserialize(deserializer).map(|map| map.into_iter().collect())
+    }
 }
 
 /// What a person needs to take over an operation the workflow could not settle: the row's
@@ -1085,22 +1179,20 @@ fn found<'a, P: Copy + 'a>(
         .chain(indexed.iter().copied())
 }
 
-/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (its texts and
-/// lists; the maps listed after `;` when they hold the same keys): an explorer copies engines into
-/// ones it no longer needs, and so allocates little per copy.
+/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (its texts, lists
+/// and keyed maps, whose values are copied in place when they hold the same keys): an explorer
+/// copies engines into ones it no longer needs, and so allocates little per copy.
 macro_rules! clone_by_fields {
-    ($type:ident { $($field:ident),* $(; $($map:ident),*)? }) => {
+    ($type:ident { $($field:ident),* }) => {
         impl Clone for $type {
             fn clone(&self) -> Self {
                 $type {
                     $($field: self.$field.clone(),)*
-                    $($($map: self.$map.clone(),)*)?
                 }
             }
 
             fn clone_from(&mut self, source: &Self) {
                 $(self.$field.clone_from(&source.$field);)*
-                $($($crate::world::clone_map_from(&mut self.$map, &source.$map);)*)?
             }
         }
     };
@@ -1124,7 +1216,17 @@ clone_by_fields!(World {
     log,
     digest
 });
-clone_by_fields!(JobRow { id, payload, status, receipt, attempts, failed_stage, reason, review; stages });
+clone_by_fields!(JobRow {
+    id,
+    payload,
+    status,
+    receipt,
+    attempts,
+    stages,
+    failed_stage,
+    reason,
+    review
+});
 clone_by_fields!(ProviderRecord {
     key,
     payload,
@@ -1166,21 +1268,6 @@ clone_by_fields!(WorkerView {
     run,
     results
 });
-
-/// `target.clone_from(source)` for a map, reusing the target's values when the keys are the same
-/// (as they mostly are between an explorer's engines).
-pub(crate) fn clone_map_from<K: Ord + Clone, V: Clone>(
-    target: &mut BTreeMap<K, V>,
-    source: &BTreeMap<K, V>,
-) {
-    if target.len() == source.len() && target.keys().eq(source.keys()) {
-        for (into, from) in target.values_mut().zip(source.values()) {
-            into.clone_from(from);
-        }
-    } else {
-        *target = source.clone();
-    }
-}
 
 /// Data derived from a world's fields, built when first read. A copy starts empty and two are
 /// always equal: they are equal whenever the fields are.
@@ -1347,6 +1434,39 @@ mod tests {
 
     /// Past `SCAN_MAX` records the receipts are counted through the index: the counts equal a
     /// count over the distinct receipts, for keys that are prefixes of one another.
+    /// Stages read, hash and serialize as the `BTreeMap` they replace.
+    #[test]
+    fn stages_behave_as_an_ordered_map() {
+        use super::Stages;
+        use crate::text::Text;
+        use std::collections::BTreeMap;
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        let mut stages = Stages::default();
+        let mut model: BTreeMap<Text, Text> = BTreeMap::new();
+        let hasher = BuildHasherDefault::<DefaultHasher>::default();
+        for (stage, output) in [
+            ("notify", "1"),
+            ("model", "2"),
+            ("write", "3"),
+            ("model", "4"),
+        ] {
+            let (stage, output) = (Text::from(stage), Text::from(output));
+            assert_eq!(
+                stages.insert(stage.clone(), output.clone()),
+                model.insert(stage, output)
+            );
+            assert!(stages.iter().eq(model.iter()));
+            assert_eq!(hasher.hash_one(&stages), hasher.hash_one(&model));
+            assert_eq!(format!("{stages:?}"), format!("{model:?}"));
+            let json = serde_json::to_string(&stages).expect("serializes");
+            assert_eq!(json, serde_json::to_string(&model).expect("serializes"));
+            let back: Stages = serde_json::from_str(&json).expect("reads back");
+            assert_eq!(back, stages);
+        }
+        assert_eq!(stages.get("model").map(Text::as_str), Some("4"));
+        assert!(!stages.contains_key("absent"));
+    }
+
     #[test]
     fn indexed_receipt_counts_equal_a_scan() {
         let mut rng = Rng::new(3);
