@@ -2,7 +2,10 @@
 //! checkpoints. One is kept current by applying each event's changes, as `World::apply` does,
 //! and copied at every checkpoint; a seek turns the nearest copy back into a `World`.
 
+use std::rc::Rc;
+
 use crate::chunks::Chunks;
+use crate::lookup::Keyed;
 use crate::text::Text;
 use crate::world::{
     Change, Effect, InFlight, JobRow, ProviderRecord, Row, Table, WorkerView, World,
@@ -12,7 +15,12 @@ use crate::world::{
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Snapshot {
     tick: u32,
-    journal: Chunks<Text, JobRow>,
+    /// The rows the changes hold, shared: applying a change or copying a chunk copies pointers.
+    /// By slot: the order in which rows first appeared, so new rows go to the end and a row is
+    /// found by comparing numbers, not its id with others on cold memory.
+    journal: Chunks<u32, Rc<JobRow>>,
+    /// Each row's slot, by id: only for applying changes, so a checkpoint (`copy`) leaves it out.
+    slots: Keyed<u32>,
     /// By position.
     provider: Chunks<u32, ProviderRecord>,
     /// Few at a time: copied whole.
@@ -40,11 +48,14 @@ impl Snapshot {
         Snapshot {
             tick: world.tick,
             journal: Chunks::from_sorted(
-                world
-                    .journal
-                    .iter()
-                    .map(|(operation, row)| (operation.clone(), row.clone())),
+                numbered(world.journal.len()).zip(world.journal.values().cloned().map(Rc::new)),
             ),
+            slots: world
+                .journal
+                .keys()
+                .cloned()
+                .zip(numbered(world.journal.len()))
+                .collect(),
             provider: Chunks::from_sorted(
                 numbered(world.provider.len()).zip(world.provider.iter().cloned()),
             ),
@@ -80,6 +91,28 @@ impl Snapshot {
         }
     }
 
+    /// A copy to keep as a checkpoint: it shares every chunk, and has no slots (a checkpoint only
+    /// turns back into a world), so it costs about the number of chunks.
+    pub(crate) fn copy(&self) -> Snapshot {
+        Snapshot {
+            tick: self.tick,
+            journal: self.journal.clone(),
+            slots: Keyed::default(),
+            provider: self.provider.clone(),
+            in_flight: self.in_flight.clone(),
+            rows: self.rows.clone(),
+            dedup: self.dedup.clone(),
+            table: self.table.settings(),
+            tracker: self.tracker.clone(),
+            effects: self.effects.clone(),
+            model_calls: self.model_calls,
+            progress: self.progress,
+            deepest_calls: self.deepest_calls,
+            cancelled: self.cancelled.clone(),
+            workers: self.workers.clone(),
+        }
+    }
+
     /// How many items the snapshot holds, counted as `World::size` counts them.
     pub(crate) fn size(&self) -> u32 {
         let results: usize = self.workers.iter().map(|(_, results)| results.len()).sum();
@@ -104,7 +137,11 @@ impl Snapshot {
 
     fn apply_one(&mut self, change: &Change) {
         match change {
-            Change::Job { row } => self.journal.insert(row.id.clone(), JobRow::clone(row)),
+            Change::Job { row } => {
+                let next = self.slots.len() as u32;
+                let slot = *self.slots.insert_if_absent(row.id.clone(), next).0;
+                self.journal.insert(slot, Rc::clone(row));
+            }
             Change::Provider { record } => {
                 self.provider
                     .insert(self.provider.len() as u32, record.clone());
@@ -170,7 +207,9 @@ impl Snapshot {
         table.dedup = self.dedup.iter().map(|(key, ())| key.clone()).collect();
         let mut world = World::default();
         world.tick = self.tick;
-        world.journal = self.journal.iter().cloned().collect();
+        let rows = self.journal.iter();
+        world.journal =
+            Keyed::from_distinct(rows.map(|(_, row)| (row.id.clone(), JobRow::clone(row))));
         world.provider = values(&self.provider);
         world.in_flight = self.in_flight.clone();
         world.table = table;

@@ -110,7 +110,7 @@ impl Checkpoints {
             .apply(&event.changes, event.tick.saturating_add(1));
         self.since += event.changes.len() as u32 + 1;
         if self.since >= (self.live.size() / 2).max(CHECKPOINT_CHANGES_MIN) {
-            self.kept.push((event.index, self.live.clone()));
+            self.kept.push((event.index, self.live.copy()));
             self.since = 0;
         }
     }

@@ -7,11 +7,11 @@
 //! so those copies (a logged change, a checkpoint, a rebuilt state) share them, never copy them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Bound;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lookup::Lookup;
+use crate::lookup::{Keyed, Lookup};
 use crate::scenario::WriteMode;
 use crate::text::Text;
 
@@ -20,7 +20,7 @@ use crate::text::Text;
 pub struct World {
     pub tick: u32,
     /// The workflow's local checkpoint, by operation id.
-    pub journal: BTreeMap<Text, JobRow>,
+    pub journal: Keyed<JobRow>,
     /// The remote provider's records, in commit order.
     pub provider: Vec<ProviderRecord>,
     /// Effects the provider accepted but commits later (a timed-out request still in flight).
@@ -29,7 +29,7 @@ pub struct World {
     pub table: Table,
     /// `completed_operations`: keys marked done by the idempotency tracker, each with the logical
     /// operation that marked it first (the checker's knowledge, never the tracker's).
-    pub tracker: BTreeMap<Text, Text>,
+    pub tracker: Keyed<Text>,
     /// External side effects (email, notification, charge), in order.
     pub effects: Vec<Effect>,
     /// Calls that reached the model (a costly stage).
@@ -65,7 +65,7 @@ pub struct JobRow {
     /// Submit attempts made for this operation, across runs.
     pub attempts: u32,
     /// Preserved output of every completed stage, by stage name.
-    pub stages: BTreeMap<Text, Text>,
+    pub stages: Stages,
     /// The stage that failed last, if any.
     pub failed_stage: Option<Text>,
     /// Why the row needs a person, when `status` is `needs_review`, `unknown`, `failed` or
@@ -73,6 +73,100 @@ pub struct JobRow {
     pub reason: Option<Text>,
     /// The review item, when the row needs a person: who owns it and what they may do next.
     pub review: Option<Review>,
+}
+
+/// A journal row's stage outputs, by stage name: an ordered map of a few entries (a workflow has
+/// at most three stages) that reads, compares, hashes and serializes as a `BTreeMap` does.
+///
+/// Every change to a row logs a copy of it, so a trace holds many copies: a `BTreeMap` node has
+/// room for eleven entries (about 370 bytes) however few it holds; this holds its entries in one
+/// vector, copied at its length.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Stages(Vec<(Text, Text)>);
+
+impl Stages {
+    fn find(&self, stage: &str) -> Result<usize, usize> {
+        self.0
+            .binary_search_by(|(known, _)| known.as_str().cmp(stage))
+    }
+
+    pub fn get(&self, stage: &str) -> Option<&Text> {
+        self.find(stage).ok().map(|at| &self.0[at].1)
+    }
+
+    pub fn contains_key(&self, stage: &str) -> bool {
+        self.find(stage).is_ok()
+    }
+
+    /// Sets `stage`'s output; the output it replaces, if any.
+    pub fn insert(&mut self, stage: Text, output: Text) -> Option<Text> {
+        match self.find(&stage) {
+            Ok(at) => Some(std::mem::replace(&mut self.0[at].1, output)),
+            Err(at) => {
+                self.0.insert(at, (stage, output));
+                None
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The entries, in stage name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Text, &Text)> + '_ {
+        self.0.iter().map(|(stage, output)| (stage, output))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &Text> + '_ {
+        self.0.iter().map(|(stage, _)| stage)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Text> + '_ {
+        self.0.iter().map(|(_, output)| output)
+    }
+}
+
+impl FromIterator<(Text, Text)> for Stages {
+    fn from_iter<I: IntoIterator<Item = (Text, Text)>>(entries: I) -> Self {
+        let mut stages = Stages::default();
+        for (stage, output) in entries {
+            stages.insert(stage, output);
+        }
+        stages
+    }
+}
+
+/// As a `BTreeMap`'s: the length, then each entry in order (so a state's fingerprint is the same).
+impl std::hash::Hash for Stages {
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        hasher.write_usize(self.0.len());
+        for (stage, output) in self.iter() {
+            (stage, output).hash(hasher);
+        }
+    }
+}
+
+impl std::fmt::Debug for Stages {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Stages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Stages {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Stages, D::Error> {
+        BTreeMap::<Text, Text>::deserialize(deserializer).map(|map| map.into_iter().collect())
+    }
 }
 
 /// What a person needs to take over an operation the workflow could not settle: the row's
@@ -393,8 +487,10 @@ pub enum WorkerState {
 pub enum Change {
     /// A journal row was written: its whole new value.
     Job {
-        /// Boxed: a whole row is the largest change, and inline it would size every change.
-        row: Box<JobRow>,
+        /// Behind a pointer: a whole row is the largest change, and inline it would size every
+        /// change. Counted, so the trace's checkpoints hold this very row (its JSON is the row's).
+        #[serde(with = "shared_row")]
+        row: Rc<JobRow>,
     },
     /// The provider committed a record.
     Provider {
@@ -517,8 +613,8 @@ impl World {
     fn digest_from_scratch(&self) -> u64 {
         let jobs = self
             .journal
-            .values()
-            .map(|row| item_hash(Item::Job, row, crate::explore::hash_job));
+            .iter_unordered()
+            .map(|(_, row)| item_hash(Item::Job, row, crate::explore::hash_job));
         let provider = self
             .provider
             .iter()
@@ -533,7 +629,7 @@ impl World {
         let dedup = self.table.dedup.iter().map(|key| dedup_hash(key));
         let tracker = self
             .tracker
-            .iter()
+            .iter_unordered()
             .map(|(key, operation)| tracker_hash(key, operation));
         jobs.chain(provider)
             .chain(effects)
@@ -645,7 +741,7 @@ impl World {
         if self.provider.len() <= SCAN_MAX {
             return self.provider.iter().any(|record| record.receipt == receipt);
         }
-        self.index().receipts.contains(receipt)
+        self.index().receipts.contains_key(receipt)
     }
 
     /// Receipts issued that start with `prefix`.
@@ -658,13 +754,13 @@ impl World {
                 .filter(|&position| (0..position).all(|before| issued(before) != issued(position)))
                 .count() as u32;
         }
-        self.index()
-            .receipts
-            .range::<str, _>((
-                std::ops::Bound::Included(prefix),
-                std::ops::Bound::Unbounded,
-            ))
-            .take_while(|receipt| receipt.starts_with(prefix))
+        let index = self.index();
+        if prefix.ends_with('-') {
+            return index.receipt_prefixes.get(prefix).copied().unwrap_or(0);
+        }
+        let receipts = index.receipts.iter_unordered();
+        receipts
+            .filter(|(receipt, ())| receipt.starts_with(prefix))
             .count() as u32
     }
 
@@ -687,10 +783,7 @@ impl World {
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
         // One search of the journal: the fields are borrowed apart.
-        let (id, job) = self
-            .journal
-            .range_mut::<str, _>((Bound::Included(operation), Bound::Included(operation)))
-            .next()?;
+        let (id, job) = self.journal.entry_mut(operation)?;
         let digest = &mut self.digest;
         if let Some(sum) = &mut digest.sum {
             if !digest.dirty_jobs.iter().any(|known| known == operation) {
@@ -709,19 +802,17 @@ impl World {
     /// `INSERT OR IGNORE` into the journal; the row as it is after.
     pub(crate) fn job_insert_or_ignore(&mut self, row: JobRow) -> &JobRow {
         // One search of the journal: the fields are borrowed apart.
-        match self.journal.entry(row.id.clone()) {
-            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::btree_map::Entry::Vacant(entry) => {
-                if let Some(log) = &mut self.log.0 {
-                    log.touch(entry.key());
-                }
-                if let Some(sum) = &mut self.digest.sum {
-                    let hash = item_hash(Item::Job, &row, crate::explore::hash_job);
-                    *sum = sum.wrapping_add(hash);
-                }
-                entry.insert(row)
+        let (row, new) = self.journal.insert_if_absent(row.id.clone(), row);
+        if new {
+            if let Some(log) = &mut self.log.0 {
+                log.touch(&row.id);
+            }
+            if let Some(sum) = &mut self.digest.sum {
+                let hash = item_hash(Item::Job, &*row, crate::explore::hash_job);
+                *sum = sum.wrapping_add(hash);
             }
         }
+        row
     }
 
     /// The provider commits a record.
@@ -844,10 +935,13 @@ impl World {
     /// A run of `operation` marks a key done in the tracker; false when it was (the key keeps the
     /// operation that marked it first).
     pub(crate) fn insert_tracker(&mut self, key: &Text, operation: &Text) -> bool {
-        if self.tracker.contains_key(key) {
+        if !self
+            .tracker
+            .insert_if_absent(key.clone(), operation.clone())
+            .1
+        {
             return false;
         }
-        self.tracker.insert(key.clone(), operation.clone());
         self.digest_add(tracker_hash(key, operation));
         self.record(|| Change::Tracker {
             key: key.clone(),
@@ -1018,12 +1112,15 @@ impl World {
         let Some(log) = &mut self.log.0 else {
             return Vec::new();
         };
-        let mut changes = std::mem::take(&mut log.changes);
+        // Exactly as long as it is: the trace keeps it, and the log keeps its own buffer for
+        // the next step.
+        let mut changes = Vec::with_capacity(log.changes.len() + log.touched_jobs.len());
+        changes.append(&mut log.changes);
         log.touched_jobs.sort_unstable();
         for operation in log.touched_jobs.drain(..) {
             if let Some(row) = self.journal.get(&operation) {
                 changes.push(Change::Job {
-                    row: Box::new(row.clone()),
+                    row: Rc::new(row.clone()),
                 });
             }
         }
@@ -1037,10 +1134,32 @@ impl World {
     }
 }
 
+/// A journal row shared by a change and the checkpoints, written and read as the row itself.
+mod shared_row {
+    use std::rc::Rc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::JobRow;
+
+    pub(super) fn serialize<S: Serializer>(
+        row: &Rc<JobRow>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        JobRow::serialize(row, serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Rc<JobRow>, D::Error> {
+        JobRow::deserialize(deserializer).map(Rc::new)
+    }
+}
+
 /// Collections up to this size are searched by a scan, not through their index: an explorer's
 /// worlds hold a few records and are copied at every branch, and a copy starts without its
 /// index, so building one would cost more than the scans it saves. Past it, lookups are hashed.
-const SCAN_MAX: usize = 16;
+pub(crate) const SCAN_MAX: usize = 16;
 
 /// The positions a scan finds when the collection is `small`, else those its index lists: the
 /// records that may hold the key, which the caller checks (see `lookup.rs`).
@@ -1060,22 +1179,20 @@ fn found<'a, P: Copy + 'a>(
         .chain(indexed.iter().copied())
 }
 
-/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (its texts and
-/// lists; the maps listed after `;` when they hold the same keys): an explorer copies engines into
-/// ones it no longer needs, and so allocates little per copy.
+/// `Clone` field by field, with a `clone_from` that reuses the target's buffers (its texts, lists
+/// and keyed maps, whose values are copied in place when they hold the same keys): an explorer
+/// copies engines into ones it no longer needs, and so allocates little per copy.
 macro_rules! clone_by_fields {
-    ($type:ident { $($field:ident),* $(; $($map:ident),*)? }) => {
+    ($type:ident { $($field:ident),* }) => {
         impl Clone for $type {
             fn clone(&self) -> Self {
                 $type {
                     $($field: self.$field.clone(),)*
-                    $($($map: self.$map.clone(),)*)?
                 }
             }
 
             fn clone_from(&mut self, source: &Self) {
                 $(self.$field.clone_from(&source.$field);)*
-                $($($crate::world::clone_map_from(&mut self.$map, &source.$map);)*)?
             }
         }
     };
@@ -1083,10 +1200,33 @@ macro_rules! clone_by_fields {
 pub(crate) use clone_by_fields;
 
 clone_by_fields!(World {
-    tick, provider, in_flight, table, effects, model_calls, progress, deepest_calls, cancelled,
-    workers, index, log, digest; journal, tracker
+    tick,
+    journal,
+    provider,
+    in_flight,
+    table,
+    tracker,
+    effects,
+    model_calls,
+    progress,
+    deepest_calls,
+    cancelled,
+    workers,
+    index,
+    log,
+    digest
 });
-clone_by_fields!(JobRow { id, payload, status, receipt, attempts, failed_stage, reason, review; stages });
+clone_by_fields!(JobRow {
+    id,
+    payload,
+    status,
+    receipt,
+    attempts,
+    stages,
+    failed_stage,
+    reason,
+    review
+});
 clone_by_fields!(ProviderRecord {
     key,
     payload,
@@ -1129,21 +1269,6 @@ clone_by_fields!(WorkerView {
     results
 });
 
-/// `target.clone_from(source)` for a map, reusing the target's values when the keys are the same
-/// (as they mostly are between an explorer's engines).
-pub(crate) fn clone_map_from<K: Ord + Clone, V: Clone>(
-    target: &mut BTreeMap<K, V>,
-    source: &BTreeMap<K, V>,
-) {
-    if target.len() == source.len() && target.keys().eq(source.keys()) {
-        for (into, from) in target.values_mut().zip(source.values()) {
-            into.clone_from(from);
-        }
-    } else {
-        *target = source.clone();
-    }
-}
-
 /// Data derived from a world's fields, built when first read. A copy starts empty and two are
 /// always equal: they are equal whenever the fields are.
 #[derive(Debug, Default)]
@@ -1168,7 +1293,12 @@ impl<T> Eq for Lazy<T> {}
 struct Index {
     provider_by_key: Lookup<u32>,
     provider_by_operation: Lookup<u32>,
-    receipts: BTreeSet<Text>,
+    /// Every receipt issued, once.
+    receipts: Keyed<()>,
+    /// How many of `receipts` start with each prefix that ends at a '-' in one of them: a
+    /// receipt's number under its key ("receipt-OP-2") is found by a count, where an ordered set
+    /// of receipts was searched with string comparisons on cold memory.
+    receipt_prefixes: Keyed<u32>,
     effects_by_operation: Lookup<u32>,
 }
 
@@ -1176,7 +1306,19 @@ impl Index {
     fn push_provider(&mut self, record: &ProviderRecord, position: u32) {
         self.provider_by_key.push(&record.key, position);
         self.provider_by_operation.push(&record.operation, position);
-        self.receipts.insert(record.receipt.clone());
+        let receipt = &record.receipt;
+        if !self.receipts.insert_if_absent(receipt.clone(), ()).1 {
+            return;
+        }
+        for (at, _) in receipt.match_indices('-') {
+            let prefix = &receipt[..=at];
+            match self.receipt_prefixes.entry_mut(prefix) {
+                Some((_, count)) => *count += 1,
+                None => {
+                    self.receipt_prefixes.insert(prefix.into(), 1);
+                }
+            }
+        }
     }
 }
 
@@ -1283,4 +1425,79 @@ fn tracker_hash(key: &str, operation: &str) -> u64 {
     item_hash(Item::Tracker, &(key, operation), |pair, hasher| {
         pair.hash(hasher)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ProviderRecord, World};
+    use crate::rng::Rng;
+
+    /// Past `SCAN_MAX` records the receipts are counted through the index: the counts equal a
+    /// count over the distinct receipts, for keys that are prefixes of one another.
+    /// Stages read, hash and serialize as the `BTreeMap` they replace.
+    #[test]
+    fn stages_behave_as_an_ordered_map() {
+        use super::Stages;
+        use crate::text::Text;
+        use std::collections::BTreeMap;
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        let mut stages = Stages::default();
+        let mut model: BTreeMap<Text, Text> = BTreeMap::new();
+        let hasher = BuildHasherDefault::<DefaultHasher>::default();
+        for (stage, output) in [
+            ("notify", "1"),
+            ("model", "2"),
+            ("write", "3"),
+            ("model", "4"),
+        ] {
+            let (stage, output) = (Text::from(stage), Text::from(output));
+            assert_eq!(
+                stages.insert(stage.clone(), output.clone()),
+                model.insert(stage, output)
+            );
+            assert!(stages.iter().eq(model.iter()));
+            assert_eq!(hasher.hash_one(&stages), hasher.hash_one(&model));
+            assert_eq!(format!("{stages:?}"), format!("{model:?}"));
+            let json = serde_json::to_string(&stages).expect("serializes");
+            assert_eq!(json, serde_json::to_string(&model).expect("serializes"));
+            let back: Stages = serde_json::from_str(&json).expect("reads back");
+            assert_eq!(back, stages);
+        }
+        assert_eq!(stages.get("model").map(Text::as_str), Some("4"));
+        assert!(!stages.contains_key("absent"));
+    }
+
+    #[test]
+    fn indexed_receipt_counts_equal_a_scan() {
+        let mut rng = Rng::new(3);
+        let mut world = World::default();
+        let words = ["a", "a-b", "a-b-2", "b", "a-2", "ab", "a-", "-", ""];
+        for tick in 0..60 {
+            let receipt = format!("receipt-{}", words[rng.below(words.len() as u32) as usize]);
+            world.push_provider(ProviderRecord {
+                key: "k".into(),
+                payload: "{}".into(),
+                receipt: receipt.as_str().into(),
+                committed_tick: tick,
+                key_expired: false,
+                operation: "op".into(),
+            });
+            let mut distinct: Vec<&str> =
+                world.provider.iter().map(|r| r.receipt.as_str()).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            for word in words {
+                for prefix in [format!("receipt-{word}"), format!("receipt-{word}-")] {
+                    let expected = distinct.iter().filter(|r| r.starts_with(&prefix)).count();
+                    assert_eq!(
+                        world.receipts_starting(&prefix),
+                        expected as u32,
+                        "{prefix}"
+                    );
+                    let taken = distinct.contains(&prefix.as_str());
+                    assert_eq!(world.receipt_taken(&prefix), taken, "{prefix}");
+                }
+            }
+        }
+    }
 }

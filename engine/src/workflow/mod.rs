@@ -490,12 +490,15 @@ impl Ctx<'_> {
         }
         let (request, reply) = say();
         let (lane, to) = (self.lane.clone(), Text::fixed(to));
-        let mut messages = vec![Message {
+        // Exactly as long as it will be: a trace keeps it for each event, and a vector grown by
+        // a push would keep room for four.
+        let mut messages = Vec::with_capacity(1 + usize::from(reply.is_some()));
+        messages.push(Message {
             from: lane.clone(),
             to: to.clone(),
             label: request,
             lost: lost == Lost::Request,
-        }];
+        });
         if let Some(reply) = reply {
             messages.push(Message {
                 from: to,

@@ -367,7 +367,7 @@ impl Task {
     }
 
     fn get(&mut self, ctx: &mut Ctx) -> Step {
-        let row = ctx.world.journal.get(&*self.start.op);
+        let row = ctx.world.journal.get(&self.start.op);
         self.row_attempts = row.map(|row| row.attempts);
         self.row_fingerprint = {
             use std::hash::{Hash, Hasher};
@@ -414,7 +414,7 @@ impl Task {
     fn insert(&mut self, ctx: &mut Ctx) -> Step {
         let op = self.start.op.clone();
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
-        let existed = ctx.world.journal.contains_key(&*op);
+        let existed = ctx.world.journal.contains_key(&op);
         ctx.world.job_insert_or_ignore(JobRow {
             id: op.clone(),
             payload: self.start.payload.clone(),
