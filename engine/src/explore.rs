@@ -306,6 +306,7 @@ impl Memo {
     }
 
     /// The slot holding `key` and true, or the vacant slot where it would go and false.
+    #[inline(always)]
     fn find(&self, key: u64) -> (usize, bool) {
         debug_assert_ne!(key, VACANT, "node_key never gives the vacant key");
         let mask = self.slots.len() - 1;
