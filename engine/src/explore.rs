@@ -213,8 +213,7 @@ impl Summary {
 /// of the time, whether the state is new or known, and a new state's slot is written on the
 /// line just read. Most states break nothing below them: their word is their number of
 /// schedules; the others' word points into a list kept apart with their eight best ways to a
-/// violation. The table is allocated zeroed (all vacant), so the allocator hands over fresh
-/// pages as they are, with no pass to fill them.
+/// violation.
 struct Memo {
     /// By slot: `[key, word]`, key `VACANT` for a vacant slot. A power of two long; at most
     /// half taken, so a probe is short.
@@ -242,6 +241,57 @@ const IN_BESTS: u64 = 1 << 63;
 /// Slots of a new memo: enough for a small lesson's search without growing.
 const SLOTS_INITIAL: usize = 1 << 12;
 
+/// A table of `length` vacant slots, every page of it written now.
+///
+/// Its memory is a spare table's when one is large enough: fresh memory costs a page fault per
+/// page at its first use (more than the search spends on a state), and an exploration asks for
+/// a table twice the size of the last at every growth, and a new one for every exploration. A
+/// fresh table is written at once too: a zeroed allocation would be mapped twice, to a shared
+/// page of zeros when a probe reads it, then to a page of its own at the first write. (The
+/// word written, `OPEN`, keeps the compiler from turning the writes into a zeroed allocation.)
+fn vacant_slots(length: usize) -> Vec<[u64; 2]> {
+    let spare = SPARE_TABLES.with_borrow_mut(|spares| {
+        let fitting = (0..spares.len())
+            .filter(|&position| spares[position].capacity() >= length)
+            .min_by_key(|&position| spares[position].capacity());
+        fitting.map(|position| spares.swap_remove(position))
+    });
+    let mut slots = spare.unwrap_or_else(|| Vec::with_capacity(length));
+    slots.clear();
+    slots.resize(length, [VACANT, OPEN]);
+    slots
+}
+
+/// Keeps a table no longer needed for `vacant_slots`; of the spares, the smallest goes.
+fn keep_spare(table: Vec<[u64; 2]>) {
+    SPARE_TABLES.with_borrow_mut(|spares| {
+        spares.push(table);
+        if spares.len() > SPARE_TABLES_MAX {
+            let smallest = (0..spares.len())
+                .min_by_key(|&position| spares[position].capacity())
+                .expect("more than none");
+            spares.swap_remove(smallest);
+        }
+    });
+}
+
+thread_local! {
+    /// Memo tables no longer used, for the next ones (see `vacant_slots`). The memory of the
+    /// largest exploration so far stays with the thread, as a browser tab's memory would
+    /// anyway (WebAssembly memory never shrinks).
+    static SPARE_TABLES: std::cell::RefCell<Vec<Vec<[u64; 2]>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Spare tables kept: two, as a growth needs the old table and the new one at once.
+const SPARE_TABLES_MAX: usize = 2;
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        keep_spare(std::mem::take(&mut self.slots));
+    }
+}
+
 /// What the memo knows of a state just reached.
 enum Met {
     /// Explored before: its schedules, and its position in `Memo::bests` if it has one there.
@@ -253,7 +303,7 @@ enum Met {
 impl Default for Memo {
     fn default() -> Self {
         Memo {
-            slots: vec![[VACANT, 0]; SLOTS_INITIAL],
+            slots: vacant_slots(SLOTS_INITIAL),
             taken: 0,
             bests: Vec::new(),
             closed: 0,
@@ -324,13 +374,14 @@ impl Memo {
     /// Doubles the table, every slot moving to its place in the larger one.
     fn grow(&mut self) {
         let length = 2 * self.slots.len();
-        let slots = std::mem::replace(&mut self.slots, vec![[VACANT, 0]; length]);
-        for slot in slots {
+        let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
+        for &slot in &slots {
             if slot[0] != VACANT {
                 let (place, _) = self.find(slot[0]);
                 self.slots[place] = slot;
             }
         }
+        keep_spare(slots);
         self.growths += 1;
     }
 
