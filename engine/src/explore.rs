@@ -339,22 +339,6 @@ impl Memo {
         }
     }
 
-    /// Asks the processor to bring the slot where state `key`'s probe starts into the cache,
-    /// so a `meet` a little later finds it there. A hint only: it changes no result.
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        let place = key as usize & (self.slots.len() - 1);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch reads nothing the program sees and cannot fault, whatever the
-        // address; this one is a slot of the table besides.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().wrapping_add(place).cast());
-        }
-        // Elsewhere (wasm has no prefetch) the hint is dropped.
-        let _ = place;
-    }
-
     /// The slot holding `key` and true, or the vacant slot where it would go and false.
     #[inline(always)]
     fn find(&self, key: u64) -> (usize, bool) {
@@ -655,32 +639,24 @@ impl Explorer {
             fault_cost,
             broke_mask: stepped.broke_mask,
         };
-        // The memo's slot is a cache miss, most often: ask for it, list the state's successors
-        // (wasted only on a state met before, the rarer case), then read it.
-        self.memo.prefetch(child.key);
-        self.expand(child.key, engine, child_used);
         let growths = self.memo.growths;
         let place = match self.memo.meet(child.key) {
             Met::Known(schedules, position) => {
                 let best = position.map(|position| &self.memo.bests[position as usize].1);
-                fold(
-                    &mut self.stack[self.depth - 1].summary,
-                    &child,
-                    schedules,
-                    best,
-                );
-                self.discard();
+                fold(&mut frame.summary, &child, schedules, best);
+                self.recycle(engine);
                 return;
             }
             Met::New(place) => place,
         };
-        self.stack[self.depth - 1].entered = Some(child);
+        frame.entered = Some(child);
         if self.memo.growths != growths {
             // The table grew and moved every slot: the open states find theirs again.
             for open in &mut self.stack[..self.depth] {
                 open.place = self.memo.place(open.key);
             }
         }
+        self.expand(child.key, engine, child_used);
         self.enter(place);
     }
 
@@ -718,10 +694,7 @@ impl Explorer {
 
     /// Opens a frame on top of the path for the state `key`, with its successors within the
     /// budgets listed (none stepped yet).
-    ///
-    /// The frame is written past the path's top, and the path grows over it only by `enter`,
-    /// once the memo says the state is new: its successors are listed while the memo's slot
-    /// for it is on its way from memory (see `Memo::prefetch`).
+    /// The frame is written past the path's top: `enter` opens it.
     fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) {
         if self.stack.len() == self.depth {
             self.stack.push(Frame::default());
@@ -770,13 +743,6 @@ impl Explorer {
     fn enter(&mut self, place: u32) {
         self.stack[self.depth].place = place;
         self.depth += 1;
-    }
-
-    /// Drops the frame `expand` wrote (its state was explored before): its engine is spare.
-    fn discard(&mut self) {
-        if let Some(engine) = self.stack[self.depth].engine.take() {
-            self.recycle(engine);
-        }
     }
 
     /// Keeps an engine no longer needed for `branch` (a few: the search needs one at a time).
