@@ -692,9 +692,8 @@ impl Explorer {
         }
     }
 
-    /// Opens a frame on top of the path for the state `key`, with its successors within the
-    /// budgets listed (none stepped yet).
-    /// The frame is written past the path's top: `enter` opens it.
+    /// Writes the frame of the state `key` just past the top of the path, with its successors
+    /// within the budgets listed (none stepped yet); `enter` then opens it.
     fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) {
         if self.stack.len() == self.depth {
             self.stack.push(Frame::default());
@@ -739,7 +738,7 @@ impl Explorer {
         }
     }
 
-    /// Opens the frame `expand` wrote, for the state at `place` in the memo, on top of the path.
+    /// Opens the frame `expand` wrote, for the state at `place` in the memo: the path's new top.
     fn enter(&mut self, place: u32) {
         self.stack[self.depth].place = place;
         self.depth += 1;
@@ -943,16 +942,23 @@ fn node_key(engine_hash: u64, used: Used) -> u64 {
     // index below 64, preemptions below 2^32), so the word stands for them exactly.
     let last = used.last.map_or(0, |worker| u64::from(worker) + 1);
     let budgets = u64::from(used.preemptions) | u64::from(used.faults) << 32 | last << 40;
-    let mut hasher = crate::fingerprint::Fingerprint::default();
-    hasher.write_u64(engine_hash);
-    hasher.write_u64(budgets);
-    match hasher.finish() {
+    // The engine's hash is mixed already, so the budgets need only be spread over every bit
+    // (the low ones place a state in the memo) without losing one: a multiplication by an odd
+    // number, then the high half folded onto the low one, each undoable. Two budgets of one
+    // state stay apart, and any other two states as far apart as their hashes, at one
+    // multiplication a transition (a hash over both words took two of the fingerprint's
+    // 128-bit ones, four multiplications each in wasm).
+    let spread = budgets.wrapping_mul(BUDGETS_SPREAD);
+    match engine_hash ^ spread ^ spread >> 32 {
         // The memo marks a vacant slot with this key: a state that hashes to it (one in 2^64)
         // shares another's key, a collision no likelier than any other.
         VACANT => !VACANT,
         key => key,
     }
 }
+
+/// An odd constant with no structure: the golden ratio's fraction.
+const BUDGETS_SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A fault as a noun phrase: "a lost reply".
 pub fn fault_phrase(fault: FaultKind) -> &'static str {
