@@ -262,9 +262,11 @@ fn vacant_slots(length: usize) -> Vec<[u64; 2]> {
     slots
 }
 
-/// Keeps a table no longer needed for `vacant_slots`; of the spares, the smallest goes.
+/// Keeps a table no longer needed for `vacant_slots`; of the spares, the smallest goes. (A
+/// memo dropped as its thread ends, after the spares, lets its table go.)
 fn keep_spare(table: Vec<[u64; 2]>) {
-    SPARE_TABLES.with_borrow_mut(|spares| {
+    let _ = SPARE_TABLES.try_with(|spares| {
+        let mut spares = spares.borrow_mut();
         spares.push(table);
         if spares.len() > SPARE_TABLES_MAX {
             let smallest = (0..spares.len())
