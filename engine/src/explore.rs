@@ -180,63 +180,124 @@ struct Best {
 }
 
 /// What is known about a fully explored state.
+///
+/// `best` is read only when `breaks` says some property breaks below the state: most states
+/// break nothing, and opening a state then writes two numbers, not eight ways to a violation.
 #[derive(Clone, Copy, Debug, Default)]
 struct Summary {
     schedules: u64,
+    /// Some entry of `best` is set; when false, `best` holds leftovers and stands for none.
+    breaks: bool,
     best: [Option<Best>; 8],
+}
+
+impl Summary {
+    /// A summary with no schedule and no violation yet.
+    const EMPTY: Summary = Summary {
+        schedules: 0,
+        breaks: false,
+        best: [None; 8],
+    };
+
+    /// The cheapest way to a violation of property `index`, if there is one.
+    fn best(&self, index: usize) -> Option<Best> {
+        self.best[index].filter(|_| self.breaks)
+    }
 }
 
 /// Every state met, by key, and the summary of each fully explored one.
 ///
 /// A state's key is a hash, so its place in the table is random: a cache miss, the search's
-/// main cost. The table is open addressing (linear probing) over two arrays: one byte per slot
-/// saying whether it is taken and by which key, roughly (a few bits of it), and the slots
-/// themselves. The bytes are small enough to stay in cache, so a probe for a new state, most of
-/// them, reads no slot at all: it only writes one. A state gets its slot at the probe that finds
-/// it new, and its summary is written there when it closes, with no second probe. Most states
-/// break nothing below them: their summary is two numbers, and only the others keep their eight
-/// best ways to a violation, apart.
+/// main cost. The table is open addressing (linear probing) over one array of 16-byte slots,
+/// four to a cache line: the key, and one word for the summary. A probe reads one line, most
+/// of the time, whether the state is new or known, and a new state's slot is written on the
+/// line just read. Most states break nothing below them: their word is their number of
+/// schedules; the others' word points into a list kept apart with their eight best ways to a
+/// violation.
 struct Memo {
-    /// By slot: `VACANT`, or the top bits of the key there with the high bit set.
-    tags: Vec<u8>,
-    /// A power of two long, as `tags`; at most half taken, so a probe is short.
-    slots: Vec<Slot>,
+    /// By slot: `[key, word]`, key `VACANT` for a vacant slot. A power of two long; at most
+    /// half taken, so a probe is short.
+    slots: Vec<[u64; 2]>,
     /// Slots taken.
     taken: usize,
-    bests: Vec<[Option<Best>; 8]>,
+    /// The summaries of the states some property breaks below (or with more schedules than a
+    /// word holds beside its flag), with their schedules.
+    bests: Vec<(u64, [Option<Best>; 8])>,
     /// States closed, each key counted once.
     closed: u64,
     /// Times the table grew: each growth moves every slot, so a place kept from before is stale.
     growths: u32,
 }
 
-#[derive(Clone, Copy)]
-struct Slot {
-    key: u64,
-    schedules: u64,
-    /// Position in `Memo::bests`; `NO_BEST` when every property holds below the state, `OPEN`
-    /// while it is being explored.
-    best: u32,
-}
+/// The key of a vacant slot; `node_key` never gives it.
+const VACANT: u64 = 0;
 
-const NO_BEST: u32 = u32::MAX;
-const OPEN: u32 = u32::MAX - 1;
+/// The word of a state being explored.
+const OPEN: u64 = u64::MAX;
 
-const VACANT: u8 = 0;
-
-const SLOT_UNUSED: Slot = Slot {
-    key: 0,
-    schedules: 0,
-    best: OPEN,
-};
+/// A word with this bit set is a position in `Memo::bests`; else it is the number of schedules.
+const IN_BESTS: u64 = 1 << 63;
 
 /// Slots of a new memo: enough for a small lesson's search without growing.
 const SLOTS_INITIAL: usize = 1 << 12;
 
+/// A table of `length` vacant slots, every page of it written now.
+///
+/// Its memory is a spare table's when one is large enough: fresh memory costs a page fault per
+/// page at its first use (more than the search spends on a state), and an exploration asks for
+/// a table twice the size of the last at every growth, and a new one for every exploration. A
+/// fresh table is written at once too: a zeroed allocation would be mapped twice, to a shared
+/// page of zeros when a probe reads it, then to a page of its own at the first write. (The
+/// word written, `OPEN`, keeps the compiler from turning the writes into a zeroed allocation.)
+fn vacant_slots(length: usize) -> Vec<[u64; 2]> {
+    let spare = SPARE_TABLES.with_borrow_mut(|spares| {
+        let fitting = (0..spares.len())
+            .filter(|&position| spares[position].capacity() >= length)
+            .min_by_key(|&position| spares[position].capacity());
+        fitting.map(|position| spares.swap_remove(position))
+    });
+    let mut slots = spare.unwrap_or_else(|| Vec::with_capacity(length));
+    slots.clear();
+    slots.resize(length, [VACANT, OPEN]);
+    slots
+}
+
+/// Keeps a table no longer needed for `vacant_slots`; of the spares, the smallest goes. (A
+/// memo dropped as its thread ends, after the spares, lets its table go.)
+fn keep_spare(table: Vec<[u64; 2]>) {
+    let _ = SPARE_TABLES.try_with(|spares| {
+        let mut spares = spares.borrow_mut();
+        spares.push(table);
+        if spares.len() > SPARE_TABLES_MAX {
+            let smallest = (0..spares.len())
+                .min_by_key(|&position| spares[position].capacity())
+                .expect("more than none");
+            spares.swap_remove(smallest);
+        }
+    });
+}
+
+thread_local! {
+    /// Memo tables no longer used, for the next ones (see `vacant_slots`). The memory of the
+    /// largest exploration so far stays with the thread, as a browser tab's memory would
+    /// anyway (WebAssembly memory never shrinks).
+    static SPARE_TABLES: std::cell::RefCell<Vec<Vec<[u64; 2]>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Spare tables kept: two, as a growth needs the old table and the new one at once.
+const SPARE_TABLES_MAX: usize = 2;
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        keep_spare(std::mem::take(&mut self.slots));
+    }
+}
+
 /// What the memo knows of a state just reached.
 enum Met {
-    /// Explored before.
-    Known(Summary),
+    /// Explored before: its schedules, and its position in `Memo::bests` if it has one there.
+    Known(u64, Option<u32>),
     /// New: to be explored, its summary then written at this place.
     New(u32),
 }
@@ -244,19 +305,13 @@ enum Met {
 impl Default for Memo {
     fn default() -> Self {
         Memo {
-            tags: vec![VACANT; SLOTS_INITIAL],
-            slots: vec![SLOT_UNUSED; SLOTS_INITIAL],
+            slots: vacant_slots(SLOTS_INITIAL),
             taken: 0,
             bests: Vec::new(),
             closed: 0,
             growths: 0,
         }
     }
-}
-
-/// The slot tag of `key`: its top bits (the low ones place it), never `VACANT`.
-fn tag(key: u64) -> u8 {
-    (key >> 57) as u8 | 0x80
 }
 
 impl Memo {
@@ -269,55 +324,50 @@ impl Memo {
                 self.grow();
                 place = self.find(key).0;
             }
-            self.take(place, key);
+            self.slots[place] = [key, OPEN];
+            self.taken += 1;
             return Met::New(place as u32);
         }
-        match self.summary(place) {
-            Some(summary) => Met::Known(summary),
+        match self.slots[place][1] {
             // A state is never met again while it is open (each event moves the event count
             // in its key on), but should two keys ever coincide it is explored again, as a
             // state never met would be.
-            None => Met::New(place as u32),
+            OPEN => Met::New(place as u32),
+            word if word & IN_BESTS != 0 => {
+                let position = (word & !IN_BESTS) as u32;
+                Met::Known(self.bests[position as usize].0, Some(position))
+            }
+            schedules => Met::Known(schedules, None),
         }
     }
 
     /// The slot holding `key` and true, or the vacant slot where it would go and false.
+    #[inline(always)]
     fn find(&self, key: u64) -> (usize, bool) {
+        debug_assert_ne!(key, VACANT, "node_key never gives the vacant key");
         let mask = self.slots.len() - 1;
-        let wanted = tag(key);
         // The keys are hashes already: their low bits place them.
         let mut place = key as usize & mask;
         loop {
-            match self.tags[place] {
+            match self.slots[place][0] {
                 VACANT => return (place, false),
-                tag if tag == wanted && self.slots[place].key == key => return (place, true),
+                taken if taken == key => return (place, true),
                 _ => place = (place + 1) & mask,
             }
         }
     }
 
-    fn take(&mut self, place: usize, key: u64) {
-        self.tags[place] = tag(key);
-        self.slots[place] = Slot {
-            key,
-            schedules: 0,
-            best: OPEN,
-        };
-        self.taken += 1;
-    }
-
     /// Doubles the table, every slot moving to its place in the larger one.
     fn grow(&mut self) {
         let length = 2 * self.slots.len();
-        let tags = std::mem::replace(&mut self.tags, vec![VACANT; length]);
-        let slots = std::mem::replace(&mut self.slots, vec![SLOT_UNUSED; length]);
-        for (tag, slot) in tags.into_iter().zip(slots) {
-            if tag != VACANT {
-                let (place, _) = self.find(slot.key);
-                self.tags[place] = tag;
+        let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
+        for &slot in &slots {
+            if slot[0] != VACANT {
+                let (place, _) = self.find(slot[0]);
                 self.slots[place] = slot;
             }
         }
+        keep_spare(slots);
         self.growths += 1;
     }
 
@@ -328,40 +378,42 @@ impl Memo {
         place as u32
     }
 
-    fn summary(&self, place: usize) -> Option<Summary> {
-        let slot = self.slots[place];
-        let best = match slot.best {
-            OPEN => return None,
-            NO_BEST => [None; 8],
-            position => self.bests[position as usize],
-        };
-        Some(Summary {
-            schedules: slot.schedules,
-            best,
-        })
-    }
-
     /// The summary of state `key`, if it was fully explored.
     fn get(&self, key: u64) -> Option<Summary> {
-        match self.find(key) {
-            (place, true) => self.summary(place),
-            (_, false) => None,
+        let (place, found) = self.find(key);
+        match (found, self.slots[place][1]) {
+            (false, _) | (true, OPEN) => None,
+            (true, word) if word & IN_BESTS != 0 => {
+                let (schedules, best) = self.bests[(word & !IN_BESTS) as usize];
+                Some(Summary {
+                    schedules,
+                    breaks: true,
+                    best,
+                })
+            }
+            (true, schedules) => Some(Summary {
+                schedules,
+                ..Summary::EMPTY
+            }),
         }
     }
 
     /// Writes the summary of the state at `place`, now fully explored.
     fn close(&mut self, place: u32, summary: &Summary) {
-        let best = match summary.best.iter().any(Option::is_some) {
+        let word = match summary.breaks || summary.schedules >= IN_BESTS {
             true => {
-                self.bests.push(summary.best);
-                (self.bests.len() - 1) as u32
+                let best = match summary.breaks {
+                    true => summary.best,
+                    false => [None; 8],
+                };
+                self.bests.push((summary.schedules, best));
+                (self.bests.len() - 1) as u64 | IN_BESTS
             }
-            false => NO_BEST,
+            false => summary.schedules,
         };
         let slot = &mut self.slots[place as usize];
-        self.closed += u64::from(slot.best == OPEN);
-        slot.schedules = summary.schedules;
-        slot.best = best;
+        self.closed += u64::from(slot[1] == OPEN);
+        slot[1] = word;
     }
 }
 
@@ -452,10 +504,11 @@ impl Explorer {
             finished: false,
             complete: false,
         };
+        explorer.expand(root, engine, used);
         let Met::New(place) = explorer.memo.meet(root) else {
             unreachable!("the memo starts empty")
         };
-        explorer.expand(root, place, engine, used);
+        explorer.enter(place);
         Ok(explorer)
     }
 
@@ -510,15 +563,12 @@ impl Explorer {
 
     /// The findings so far; final once `advance` has returned true.
     pub fn report(&self) -> Report {
-        let summary = self.memo.get(self.root).unwrap_or(Summary {
-            schedules: 0,
-            best: [None; 8],
-        });
+        let summary = self.memo.get(self.root).unwrap_or(Summary::EMPTY);
         let properties: Vec<PropertyVerdict> = Property::ALL
             .into_iter()
             .enumerate()
             .map(|(index, property)| {
-                let counterexample = summary.best[index].map(|_| self.counterexample(index));
+                let counterexample = summary.best(index).map(|_| self.counterexample(index));
                 PropertyVerdict {
                     property,
                     id: property.id(),
@@ -593,8 +643,9 @@ impl Explorer {
         };
         let growths = self.memo.growths;
         let place = match self.memo.meet(child.key) {
-            Met::Known(summary) => {
-                fold(&mut frame.summary, &child, &summary);
+            Met::Known(schedules, position) => {
+                let best = position.map(|position| &self.memo.bests[position as usize].1);
+                fold(&mut frame.summary, &child, schedules, best);
                 self.recycle(engine);
                 return;
             }
@@ -607,7 +658,8 @@ impl Explorer {
                 open.place = self.memo.place(open.key);
             }
         }
-        self.expand(child.key, place, engine, child_used);
+        self.expand(child.key, engine, child_used);
+        self.enter(place);
     }
 
     /// Closes the top frame: records its summary and folds it into its parent.
@@ -622,7 +674,8 @@ impl Explorer {
                 .take()
                 .expect("the parent entered this state");
             debug_assert_eq!(child.key, frame.key);
-            fold(&mut parent.summary, &child, &frame.summary);
+            let best = frame.summary.breaks.then_some(&frame.summary.best);
+            fold(&mut parent.summary, &child, frame.summary.schedules, best);
         }
         let engine = frame.engine.take();
         self.depth -= 1;
@@ -641,24 +694,24 @@ impl Explorer {
         }
     }
 
-    /// Opens a frame on top of the path for the state `key`, with its successors within the
-    /// budgets listed (none stepped yet).
-    fn expand(&mut self, key: u64, place: u32, mut engine: Box<Engine>, used: Used) {
+    /// Writes the frame of the state `key` just past the top of the path, with its successors
+    /// within the budgets listed (none stepped yet); `enter` then opens it.
+    fn expand(&mut self, key: u64, mut engine: Box<Engine>, used: Used) {
         if self.stack.len() == self.depth {
             self.stack.push(Frame::default());
         }
         let budget = &self.budget;
         let frame = &mut self.stack[self.depth];
-        self.depth += 1;
         engine.choices_within(&mut frame.choices, used.faults < budget.faults_max);
-        let mut summary = Summary {
-            schedules: 0,
-            best: [None; 8],
-        };
+        // The eight ways to a violation are written only once one is found (see `Summary`).
+        frame.summary.schedules = 0;
+        frame.summary.breaks = false;
         if frame.choices.is_empty() {
-            summary.schedules = 1;
+            frame.summary.schedules = 1;
             if engine.has_work() {
-                summary.best[7] = Some(Best {
+                frame.summary.breaks = true;
+                frame.summary.best = [None; 8];
+                frame.summary.best[7] = Some(Best {
                     faults: 0,
                     events: 0,
                     via: None,
@@ -675,18 +728,22 @@ impl Explorer {
             within_faults && used.preemptions + preemption_cost <= budget.preemptions_max
         });
         frame.key = key;
-        frame.place = place;
         frame.used = used;
         frame.last_ready = last_ready;
         frame.next = 0;
         frame.plain = None;
         frame.entered = None;
-        frame.summary = summary;
         match frame.choices.is_empty() {
             // The run is over, or every successor was beyond the budgets.
             true => self.recycle(engine),
             false => frame.engine = Some(engine),
         }
+    }
+
+    /// Opens the frame `expand` wrote, for the state at `place` in the memo: the path's new top.
+    fn enter(&mut self, place: u32) {
+        self.stack[self.depth].place = place;
+        self.depth += 1;
     }
 
     /// Keeps an engine no longer needed for `branch` (a few: the search needs one at a time).
@@ -713,7 +770,7 @@ impl Explorer {
         while let Some(choice) = self
             .memo
             .get(key)
-            .and_then(|summary| summary.best[index])
+            .and_then(|summary| summary.best(index))
             .and_then(|best| best.via)
         {
             let last_ready = used.last_ready(&engine.choices());
@@ -846,9 +903,17 @@ fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
     }
 }
 
-/// Adds one child's schedules and violations to its parent's summary.
-fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
-    parent.schedules = parent.schedules.saturating_add(below.schedules);
+/// Adds one child's schedules and violations (`below`, when any property breaks below it) to
+/// its parent's summary.
+fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Option<Best>; 8]>) {
+    parent.schedules = parent.schedules.saturating_add(schedules);
+    if child.broke_mask == 0 && below.is_none() {
+        return;
+    }
+    if !parent.breaks {
+        parent.breaks = true;
+        parent.best = [None; 8];
+    }
     for (index, slot) in parent.best.iter_mut().enumerate() {
         let candidate = if index < 7 && child.broke_mask & (1 << index) != 0 {
             Some(Best {
@@ -857,7 +922,7 @@ fn fold(parent: &mut Summary, child: &Child, below: &Summary) {
                 via: Some(child.choice),
             })
         } else {
-            below.best[index].map(|best| Best {
+            below.and_then(|below| below[index]).map(|best| Best {
                 faults: child.fault_cost + best.faults,
                 events: 1 + best.events,
                 via: Some(child.choice),
@@ -879,11 +944,23 @@ fn node_key(engine_hash: u64, used: Used) -> u64 {
     // index below 64, preemptions below 2^32), so the word stands for them exactly.
     let last = used.last.map_or(0, |worker| u64::from(worker) + 1);
     let budgets = u64::from(used.preemptions) | u64::from(used.faults) << 32 | last << 40;
-    let mut hasher = crate::fingerprint::Fingerprint::default();
-    hasher.write_u64(engine_hash);
-    hasher.write_u64(budgets);
-    hasher.finish()
+    // The engine's hash is mixed already, so the budgets need only be spread over every bit
+    // (the low ones place a state in the memo) without losing one: a multiplication by an odd
+    // number, then the high half folded onto the low one, each undoable. Two budgets of one
+    // state stay apart, and any other two states as far apart as their hashes, at one
+    // multiplication a transition (a hash over both words took two of the fingerprint's
+    // 128-bit ones, four multiplications each in wasm).
+    let spread = budgets.wrapping_mul(BUDGETS_SPREAD);
+    match engine_hash ^ spread ^ spread >> 32 {
+        // The memo marks a vacant slot with this key: a state that hashes to it (one in 2^64)
+        // shares another's key, a collision no likelier than any other.
+        VACANT => !VACANT,
+        key => key,
+    }
 }
+
+/// An odd constant with no structure: the golden ratio's fraction.
+const BUDGETS_SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A fault as a noun phrase: "a lost reply".
 pub fn fault_phrase(fault: FaultKind) -> &'static str {

@@ -36,6 +36,7 @@ impl Default for Fingerprint {
 /// The high and low halves of the full product, folded together: every bit of both inputs
 /// reaches the middle bits of the result.
 #[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
 fn folded_multiply(left: u64, right: u64) -> u64 {
     let product = u128::from(left) * u128::from(right);
     (product as u64) ^ ((product >> 64) as u64)
@@ -44,11 +45,13 @@ fn folded_multiply(left: u64, right: u64) -> u64 {
 /// The same fold, for wasm: it has no 64×64→128 multiply, so `u128` calls a library routine
 /// that returns through memory. Four 32×32→64 products in registers give the same result.
 #[cfg(target_arch = "wasm32")]
+#[inline(always)]
 fn folded_multiply(left: u64, right: u64) -> u64 {
     folded_multiply_by_halves(left, right)
 }
 
 #[cfg(any(target_arch = "wasm32", test))]
+#[inline(always)]
 fn folded_multiply_by_halves(left: u64, right: u64) -> u64 {
     const LOW: u64 = 0xffff_ffff;
     let (left_low, left_high) = (left & LOW, left >> 32);
@@ -67,15 +70,18 @@ fn folded_multiply_by_halves(left: u64, right: u64) -> u64 {
 impl Fingerprint {
     /// Mixes two words into `state`: the state goes into both factors, so the order of the
     /// pairs counts, and each word into one, so the order within a pair counts.
+    #[inline(always)]
     fn mix_pair(state: u64, first: u64, second: u64) -> u64 {
         folded_multiply(state ^ first ^ PAIR, state.rotate_left(23) ^ second ^ WORD)
     }
 
     /// Mixes a word alone (the last of an odd count).
+    #[inline(always)]
     fn mix_one(state: u64, word: u64) -> u64 {
         folded_multiply(state ^ word, WORD ^ state.rotate_left(23))
     }
 
+    #[inline(always)]
     fn mix(&mut self, word: u64) {
         match self.pending.take() {
             None => self.pending = Some(word),
@@ -85,6 +91,7 @@ impl Fingerprint {
 }
 
 impl Hasher for Fingerprint {
+    #[inline(always)]
     fn finish(&self) -> u64 {
         let state = match self.pending {
             Some(word) => Self::mix_one(self.state, word),
@@ -112,23 +119,28 @@ impl Hasher for Fingerprint {
         }
     }
 
+    #[inline(always)]
     fn write_u8(&mut self, value: u8) {
         self.mix(value.into());
     }
 
+    #[inline(always)]
     fn write_u16(&mut self, value: u16) {
         self.mix(value.into());
     }
 
+    #[inline(always)]
     fn write_u32(&mut self, value: u32) {
         self.mix(value.into());
     }
 
+    #[inline(always)]
     fn write_u64(&mut self, value: u64) {
         self.mix(value);
     }
 
     /// As a `u64`, so a fingerprint is the same on 32-bit targets (wasm).
+    #[inline(always)]
     fn write_usize(&mut self, value: usize) {
         self.mix(value as u64);
     }
