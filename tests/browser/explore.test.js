@@ -130,9 +130,13 @@ describe('what could go wrong', () => {
 
     // Again, cancelled: the progress line and Cancel appear while it runs, and the page answers.
     // The part's prediction is met first (a step on and back), so one key press steps the lab
-    // while the search runs: the search takes about a second, the step a frame or two.
+    // while the search runs. The search now takes a few hundred milliseconds, a step a frame or
+    // two: on a CPU slowed 20 times (a slow laptop, as the DevTools protocol emulates it) the
+    // search lasts seconds, so the test can never lose a race against it.
     await stepOn(page, () => page.keyboard.press('ArrowRight'));
     await page.keyboard.press('ArrowLeft');
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('Emulation.setCPUThrottlingRate', { rate: 20 });
     await explorerButton(page).click();
     const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
     await cancel.waitFor();
@@ -143,6 +147,7 @@ describe('what could go wrong', () => {
     await waitForText(stepper(page).count, new RegExp(`^Step ${before + 1} of \\d+$`), { what: 'a step during the search' });
     await cancel.click();
     await findings(page).getByText(/Cancelled: the figures count what was explored so far\./).waitFor();
+    await devtools.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     assertNoErrors(errors);
     await close();
   });
