@@ -14,7 +14,8 @@
 //     src/main.rs removes them as the app mounts.
 //  3. Trunk's preloads of the app's module and WebAssembly moved up to just after the policy, so
 //     the browser asks for them at once, not after the stylesheet and the (blocking) theme script;
-//     where the prerendered map shows, the WebAssembly is asked for once the map is painted.
+//     where the prerendered map shows, the WebAssembly is asked for once the map is painted, and
+//     where a prerendered lesson shows, once it is in the page.
 //     The WebAssembly's preload loses its `integrity`: Trunk's loader fetches it without one, and
 //     Chromium ignores it on a fetch preload with a console warning. The loader's size of the
 //     WebAssembly (for the loading line's percentage) becomes the size of the file it fetches.
@@ -113,7 +114,7 @@ export const LESSON_STATUS = '<p class="prerender-status" role="status">Loading 
 
 /**
  * The page's own elements as markup, run in the page (page.evaluate): the body's children but the
- * boot line and the scripts, each marked data-prerender, with the state of every form control
+ * boot line and the scripts, each marked data-prerender (a lesson's `data-prerender="lesson"`), with the state of every form control
  * written as attributes (a range's position, a select's choice), which the app sets as properties.
  * Links are real. Form controls wait for the app: `disable` disables them (marking the ones the app
  * shows enabled data-prerender-disabled, so they can be told from the app's own disabled ones);
@@ -121,6 +122,7 @@ export const LESSON_STATUS = '<p class="prerender-status" role="status">Loading 
  * from a prerendered page is the markup it was built from.
  */
 export function bodyMarkup(disable) {
+  const kind = disable ? 'lesson' : '';
   const fields = 'input, select, textarea';
   return [...document.body.children]
     .filter((element) => element.id !== 'boot' && !['SCRIPT', 'NOSCRIPT'].includes(element.tagName))
@@ -139,7 +141,7 @@ export function bodyMarkup(disable) {
           written.setAttribute('value', field.value);
         }
       });
-      copy.setAttribute('data-prerender', '');
+      copy.setAttribute('data-prerender', kind);
       for (const control of copy.querySelectorAll('button, input, select, textarea')) {
         if (!disable) control.setAttribute('inert', '');
         else if (!control.disabled) {
@@ -218,18 +220,25 @@ const PRELOAD = /<link rel="(?:modulepreload|preload)"[^>]*>/gi;
  * request the page makes, whether prerendered markup shows: only for a learner with nothing saved
  * (no progress, no settings; keys namespaced by the public URL's directory, none at the root, as
  * in src/store/storage.rs), for whom it is exactly what the app renders, and only at
- *  - the map's address (`/`, `#`, `#/`): the map in index.html shows, and the WebAssembly is asked
- *    for once the map is painted (see withWasmAfterMap);
+ *  - the map's address (`/`, `#`, `#/`): the map in index.html;
  *  - a lesson's address with no step (`#/lesson/ID`, ID one of `lessons`): its first step,
- *    fetched from LESSON_PRERENDERS/lesson-ID.html (a file of this build, from 'self') while the
- *    WebAssembly is preloaded at once, and put in the page unless the app started first (it
- *    removes the loading line) or the learner went elsewhere meanwhile.
- * Anywhere else the WebAssembly is preloaded at once. If the learner follows a link before the app
- * is there, the prerendered page hides (the loading line shows) until the app shows the new one.
+ *    fetched from LESSON_PRERENDERS/lesson-ID.html (a file of this build, from 'self') and put
+ *    after the loading line as soon as the parser has written that line, so usually before the
+ *    first paint; not if the app started first (it removes the loading line).
+ * Where one shows, Trunk's loader asks for the WebAssembly only once it is painted (the map) or in
+ * the page (a lesson; the promise `idempotencyLabPainted`, see withWasmAfterMap): on a slow link
+ * the prerendered page does not share the link with half a megabyte it does not need, and the
+ * app's identical render does not count as the page's largest paint. A lesson's working Next
+ * button comes that much later (the WebAssembly is asked for when the parser reaches the body,
+ * behind the blocking theme script, not at once). Anywhere else the WebAssembly is preloaded at
+ * once. If the
+ * learner follows a link before the app is there, the prerendered page hides (the loading line
+ * shows) until the app shows the new one.
  */
 export function prerenderOrPreload(lessons) {
   return `(function () {
   var root = document.documentElement;
+  var held = false;
   try {
     var path = new URL(document.baseURI).pathname;
     var prefix = path.slice(0, path.lastIndexOf('/') + 1);
@@ -242,42 +251,58 @@ export function prerenderOrPreload(lessons) {
       });
     };
     var map = /^#?\\/?$/;
-    if (fresh && map.test(location.hash)) {
+    var shown = location.hash;
+    var lesson = /^#\\/lesson\\/([a-z0-9-]+)$/.exec(shown);
+    if (fresh && map.test(shown)) {
       root.classList.add('prerendered');
       away(function () { return map.test(location.hash); });
-      // Trunk's loader awaits this: the map's first paint, or a second at most.
+      // The map's first paint, or a second at most.
       window.idempotencyLabPainted = new Promise(function (resolve) {
         setTimeout(resolve, 1000);
         new PerformanceObserver(function (list) {
           if (list.getEntriesByName('first-contentful-paint').length > 0) resolve();
         }).observe({ type: 'paint', buffered: true });
       });
-      return;
-    }
-    var shown = location.hash;
-    var lesson = /^#\\/lesson\\/([a-z0-9-]+)$/.exec(shown);
-    if (fresh && lesson && ${JSON.stringify(lessons)}.indexOf(lesson[1]) >= 0) {
-      var markup = fetch(new URL('${LESSON_PRERENDERS}/lesson-' + lesson[1] + '.html', document.baseURI))
-        .then(function (response) { return response.ok ? response.text() : ''; });
-      var parsed = new Promise(function (resolve) {
-        if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', resolve);
-        else resolve();
+      held = true;
+    } else if (fresh && lesson && ${JSON.stringify(lessons)}.indexOf(lesson[1]) >= 0) {
+      // The lesson in the page, or a second at most.
+      window.idempotencyLabPainted = new Promise(function (painted) {
+        setTimeout(painted, 1000);
+        var show = function (markup) {
+          var boot = document.getElementById('boot');
+          if (!markup || !boot || location.hash !== shown) return painted();
+          var template = document.createElement('template');
+          template.innerHTML = markup;
+          boot.after(template.content);
+          root.classList.add('prerendered', 'prerendered-lesson');
+          away(function () { return location.hash === shown; });
+          // The map's markup in index.html goes once parsed (CSS hides it until then).
+          var dropMap = function () {
+            document.querySelectorAll('[data-prerender=""]').forEach(function (node) { node.remove(); });
+          };
+          if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', dropMap);
+          else dropMap();
+          // The WebAssembly now: it arrives after the frame that paints the lesson, and the app
+          // replaces the lesson without waiting another frame.
+          painted();
+        };
+        fetch(new URL('${LESSON_PRERENDERS}/lesson-' + lesson[1] + '.html', document.baseURI))
+          .then(function (response) { return response.ok ? response.text() : ''; })
+          // A host that answers a missing file with index.html must not put that in the page.
+          .then(function (markup) { return /^<[a-z]+ [^>]*data-prerender="lesson"/.test(markup) ? markup : ''; })
+          .then(function (markup) {
+            if (document.getElementById('boot') || document.readyState !== 'loading') return show(markup);
+            var parser = new MutationObserver(function () {
+              if (document.getElementById('boot')) { parser.disconnect(); show(markup); }
+            });
+            parser.observe(root, { childList: true, subtree: true });
+          })
+          .catch(function () { painted(); });
       });
-      Promise.all([markup, parsed]).then(function (done) {
-        var boot = document.getElementById('boot');
-        // Not if the app started first (it removes the loading line) or the learner left.
-        if (!done[0] || !boot || location.hash !== shown) return;
-        // In place of the map's markup in index.html.
-        document.querySelectorAll('[data-prerender]').forEach(function (map) { map.remove(); });
-        var template = document.createElement('template');
-        template.innerHTML = done[0];
-        boot.after(template.content);
-        root.classList.add('prerendered', 'prerendered-lesson');
-        away(function () { return location.hash === shown; });
-      }).catch(function () {});
+      held = true;
     }
   } catch (error) {}
-  document.head.appendChild(document.getElementById('wasm-preload').content.cloneNode(true));
+  if (!held) document.head.appendChild(document.getElementById('wasm-preload').content.cloneNode(true));
 })();`;
 }
 
@@ -310,13 +335,15 @@ export function withEarlyPreloads(html, { held: script = null } = {}) {
 }
 
 /**
- * index.html whose loader, where the prerendered map shows, asks for the WebAssembly only once
- * the map is painted (prerenderOrPreload's promise `idempotencyLabPainted`): on a slow link the map's
- * first paint does not share it with half a megabyte the map does not need to show.
+ * index.html whose loader, where prerendered markup shows, asks for the WebAssembly only once that
+ * is in the page (prerenderOrPreload's promise `idempotencyLabPainted`): on a slow link the
+ * prerendered page does not share the link with half a megabyte it does not need. (Trunk's loader
+ * stays a deferred module: made `async`, so it would start compiling while the page still parses,
+ * the lesson's working Next button came later, 289 -> 357 ms median of 11 on a busy machine.)
  */
 export function withWasmAfterMap(html) {
   const call = /^const wasm = await __trunkInitializer\(/m;
-  if (!call.test(html)) throw new Error("index.html has no Trunk loader call to hold until the map's paint");
+  if (!call.test(html)) throw new Error("index.html has no Trunk loader call to hold until the prerendered page is shown");
   return html.replace(call, (line) => `await window.idempotencyLabPainted;\n${line}`);
 }
 

@@ -127,7 +127,7 @@ describe("a lesson's prerendered first step", () => {
     const { next, count } = stepper(early.page);
     assert.equal(await count.innerText(), `Step 1 of ${await count.innerText().then((text) => text.split(' of ')[1])}`);
     assert.equal(await next.isDisabled(), true, 'Next waits for the app');
-    assert.equal(await early.page.locator('[data-prerender] :is(button, input, select, textarea):enabled').count(), 0);
+    assert.equal(await early.page.locator('[data-prerender="lesson"] :is(button, input, select, textarea):enabled').count(), 0);
     assert.equal(await early.page.getByRole('link', { name: 'Course', exact: true }).getAttribute('href'), '#/');
     assert.deepEqual(await axeRules(early.page), []);
     const prerendered = await bodyMarkup(early.page, true);
