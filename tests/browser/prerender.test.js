@@ -125,7 +125,7 @@ describe("a lesson's prerendered first step", () => {
     assert.equal(await heading.count(), 1, "the lesson's heading, not the map's as well");
     const title = await heading.innerText();
     const { next, count } = stepper(early.page);
-    assert.equal(await count.innerText(), `Step 1 of ${await count.innerText().then((text) => text.split(' of ')[1])}`);
+    assert.match(await count.innerText(), /^Step 1 of \d+$/);
     assert.equal(await next.isDisabled(), true, 'Next waits for the app');
     assert.equal(await early.page.locator('[data-prerender="lesson"] :is(button, input, select, textarea):enabled').count(), 0);
     assert.equal(await early.page.getByRole('link', { name: 'Course', exact: true }).getAttribute('href'), '#/');
