@@ -69,8 +69,10 @@ bench: setup build bench-site
 bench-site: setup
 	cd tests/minimal-app && trunk build --release
 	node scripts/postbuild.mjs tests/minimal-app/dist
+	cd tests/floor-app && trunk build --release
+	node scripts/postbuild.mjs tests/floor-app/dist
 	cd tests/browser && node bench-site.js
 
 clean:
 	cargo clean
-	rm -rf dist test-output tests/minimal-app/dist
+	rm -rf dist test-output tests/minimal-app/dist tests/floor-app/dist

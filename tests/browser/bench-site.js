@@ -12,6 +12,8 @@ import { createServer } from '../../scripts/serve-dist.mjs';
 import { DIST, ROOT, launchBrowser, stopServer } from './support.js';
 
 const MINIMAL = path.join(ROOT, 'tests', 'minimal-app', 'dist');
+// The floor: Yew, every lesson, the engine's run and explorer and the trace's JSON, with no UI.
+const FLOOR = path.join(ROOT, 'tests', 'floor-app', 'dist');
 const RUNS = 7;
 
 const kb = (bytes) => (bytes / 1024).toFixed(1); // KiB
@@ -114,7 +116,7 @@ async function lighthouseScores(url) {
   }
 }
 
-for (const dist of [DIST, MINIMAL]) {
+for (const dist of [DIST, MINIMAL, FLOOR]) {
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     console.error(`${dist}/index.html is missing: make bench builds it first`);
     process.exit(1);
@@ -127,6 +129,10 @@ printSizes('Minimal Yew 0.23 counter app, tests/minimal-app/dist/ (same profile)
 console.log(`\nwhole site: ${kb(lab.total.gzip)} KiB gzip, ${kb(lab.total.brotli)} KiB brotli; ` +
   `minimal app: ${kb(minimal.total.gzip)} KiB gzip, ${kb(minimal.total.brotli)} KiB brotli; ` +
   `ratio ${(lab.total.gzip / minimal.total.gzip).toFixed(2)}× gzip, ${(lab.total.brotli / minimal.total.brotli).toFixed(2)}× brotli`);
+const floor = sizes(FLOOR);
+console.log(`the floor (tests/floor-app: Yew, the lessons, the engine's run and explorer, the trace's JSON; ` +
+  `no UI): ${kb(floor.total.gzip)} KiB gzip, ${kb(floor.total.brotli)} KiB brotli; ` +
+  `the lab's pages above it: ${kb(lab.total.gzip - floor.total.gzip)} KiB gzip`);
 
 const site = await serve(DIST);
 const yardstick = await serve(MINIMAL);
