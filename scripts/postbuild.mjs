@@ -7,11 +7,14 @@
 //     Cloudflare Pages), and README.md says how to send it from any other host.
 //  2. the course map's markup, prerendered (when index.html has the PRERENDER marker): the app's
 //     own render of `#/` for a learner with nothing saved, read from Chromium, so the map paints
-//     before the WebAssembly arrives. An inline script (PRERENDER_OR_PRELOAD) shows it only where
-//     it is exactly what the app renders, and src/main.rs removes it as the app mounts.
+//     before the WebAssembly arrives; and each lesson's first step the same way, at `#/lesson/ID`,
+//     in its own file (prerender/lesson-ID.html) that only that address fetches, with its
+//     buttons disabled and a line saying the lab is loading. An inline script
+//     (prerenderOrPreload) shows them only where they are exactly what the app renders, and
+//     src/main.rs removes them as the app mounts.
 //  3. Trunk's preloads of the app's module and WebAssembly moved up to just after the policy, so
 //     the browser asks for them at once, not after the stylesheet and the (blocking) theme script;
-//     where the prerendered map shows, the WebAssembly is asked for once the map is painted.
+//     where the prerendered map or lesson shows, the WebAssembly is asked for once it is painted.
 //     The WebAssembly's preload loses its `integrity`: Trunk's loader fetches it without one, and
 //     Chromium ignores it on a fetch preload with a console warning. The loader's size of the
 //     WebAssembly (for the loading line's percentage) becomes the size of the file it fetches.
@@ -98,12 +101,65 @@ export function precompress(dist) {
 /** Where index.html wants the course map's prerendered markup. */
 export const PRERENDER = '<!-- prerender: the course map -->';
 
+/** The folder of dist/ that holds each lesson's prerendered first step, LESSON_PRERENDERS/lesson-ID.html. */
+export const LESSON_PRERENDERS = 'prerender';
+
 /**
- * The markup the app renders at `#/` for a learner with nothing saved: the body's elements
- * but the boot line and the scripts, each marked data-prerender. Form controls (and the skip link,
- * which needs the app) are inert until the app replaces them; links are real.
+ * The status line a prerendered lesson shows until the app is there (its buttons are disabled
+ * until then). Fixed to the bottom of the screen, so it takes no room: the app's page, which has
+ * no such line, replaces the prerendered one without moving anything.
  */
-export async function prerenderMap(dist) {
+export const LESSON_STATUS = '<p class="prerender-status" role="status">Loading the lab…</p>';
+
+/**
+ * The page's own elements as markup, run in the page (page.evaluate): the body's children but the
+ * boot line and the scripts, each marked data-prerender (a lesson's `data-prerender="lesson"`), with the state of every form control
+ * written as attributes (a range's position, a select's choice), which the app sets as properties.
+ * Links are real. Form controls wait for the app: `disable` disables them (marking the ones the app
+ * shows enabled data-prerender-disabled, so they can be told from the app's own disabled ones);
+ * otherwise they are inert. The skip link, which needs the app, is inert. Markup read this way
+ * from a prerendered page is the markup it was built from.
+ */
+export function bodyMarkup(disable) {
+  const kind = disable ? 'lesson' : '';
+  const fields = 'input, select, textarea';
+  return [...document.body.children]
+    .filter((element) => element.id !== 'boot' && !['SCRIPT', 'NOSCRIPT'].includes(element.tagName))
+    .map((element) => {
+      const copy = element.cloneNode(true);
+      const copies = copy.querySelectorAll(fields);
+      element.querySelectorAll(fields).forEach((field, index) => {
+        const written = copies[index];
+        if (field.tagName === 'SELECT') {
+          [...field.options].forEach((option, at) => written.options[at].toggleAttribute('selected', option.selected));
+        } else if (field.tagName === 'TEXTAREA') {
+          written.textContent = field.value;
+        } else if (field.type === 'checkbox' || field.type === 'radio') {
+          written.toggleAttribute('checked', field.checked);
+        } else if (field.type !== 'file') {
+          written.setAttribute('value', field.value);
+        }
+      });
+      copy.setAttribute('data-prerender', kind);
+      for (const control of copy.querySelectorAll('button, input, select, textarea')) {
+        if (!disable) control.setAttribute('inert', '');
+        else if (!control.disabled) {
+          control.setAttribute('disabled', '');
+          control.setAttribute('data-prerender-disabled', '');
+        }
+      }
+      for (const link of copy.querySelectorAll('.skip-link')) link.setAttribute('inert', '');
+      return copy.outerHTML;
+    })
+    .join('\n');
+}
+
+/**
+ * The markup the app renders for a learner with nothing saved, read from Chromium: at `#/` (the
+ * course map, for index.html) and at `#/lesson/ID` for every lesson the map links to (its first
+ * step, with LESSON_STATUS at the top of its main). Resolves to { map, lessons: [[id, markup]] }.
+ */
+export async function prerender(dist) {
   // playwright-core is a test dependency: `make setup` installs it before `make build`.
   const require = createRequire(fileURLToPath(new URL('../tests/browser/package.json', import.meta.url)));
   const { chromium } = require('playwright-core');
@@ -118,27 +174,37 @@ export async function prerenderMap(dist) {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
   });
+  /** The page at `hash` in a fresh context (nothing saved), once `ready` shows and two frames passed. */
+  const read = async (hash, ready, disable) => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+      await page.goto(`http://127.0.0.1:${server.address().port}${prefix}${hash}`);
+      await page.locator(ready).first().waitFor({ timeout: 30_000 });
+      await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      if (errors.length > 0) throw new Error(`${hash} logged errors: ${errors.join('; ')}`);
+      return {
+        markup: await page.evaluate(bodyMarkup, disable),
+        lessons: await page.evaluate(() =>
+          [...document.querySelectorAll('main a[href^="#/lesson/"]')].map((link) => link.getAttribute('href').slice('#/lesson/'.length))),
+      };
+    } finally {
+      await context.close();
+    }
+  };
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.goto(`http://127.0.0.1:${server.address().port}${prefix}#/`);
-    await page.locator('main.home .lesson-card').first().waitFor({ timeout: 30_000 });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    if (errors.length > 0) throw new Error(`the course map logged errors: ${errors.join('; ')}`);
-    return await page.evaluate(() =>
-      [...document.body.children]
-        .filter((element) => element.id !== 'boot' && !['SCRIPT', 'NOSCRIPT'].includes(element.tagName))
-        .map((element) => {
-          const copy = element.cloneNode(true);
-          copy.setAttribute('data-prerender', '');
-          for (const control of copy.querySelectorAll('button, input, select, textarea, .skip-link')) {
-            control.setAttribute('inert', '');
-          }
-          return copy.outerHTML;
-        })
-        .join('\n'));
+    const map = await read('#/', 'main.home .lesson-card', false);
+    const lessons = [];
+    for (const id of new Set(map.lessons)) {
+      if (!/^[a-z0-9-]+$/.test(id)) throw new Error(`the course map links to a lesson id the prerender cannot name a file after: ${JSON.stringify(id)}`);
+      const { markup } = await read(`#/lesson/${id}`, 'main.lesson .stepper', true);
+      lessons.push([id, markup.replace(/(<main\b[^>]*>)/, (tag) => `${tag}${LESSON_STATUS}`)]);
+    }
+    return { map: map.markup, lessons };
   } finally {
     await browser.close();
     server.closeAllConnections?.();
@@ -150,46 +216,108 @@ const PRELOAD = /<link rel="(?:modulepreload|preload)"[^>]*>/gi;
 
 /**
  * The inline script (allowed by its hash) that decides, before the first paint and before any
- * request the page makes, whether the prerendered map shows: only at the map's address (`/`,
- * `#`, `#/`) and only for a learner with nothing saved (no progress, no settings; keys namespaced
- * by the public URL's directory, none at the root, as in src/store/storage.rs), for whom it is
- * exactly what the app renders; there the WebAssembly is asked for once the map is painted (see
- * withWasmAfterMap). Anywhere else it is preloaded at once.
+ * request the page makes, whether prerendered markup shows: only for a learner with nothing saved
+ * (no progress, no settings; keys namespaced by the public URL's directory, none at the root, as
+ * in src/store/storage.rs), for whom it is exactly what the app renders, and only at
+ *  - the map's address (`/`, `#`, `#/`): the map in index.html;
+ *  - a lesson's address with no step (`#/lesson/ID`, ID one of `lessons`): its first step,
+ *    fetched from LESSON_PRERENDERS/lesson-ID.html (a file of this build, from 'self') and put
+ *    after the loading line as soon as the parser has written that line, so usually before the
+ *    first paint; not if the app started first (it removes the loading line).
+ * Where one shows, Trunk's loader asks for the WebAssembly only once it is painted (the promise
+ * `idempotencyLabPainted`, see withWasmAfterMap): on a slow link the prerendered page does not
+ * share the link with half a megabyte it does not need, and the app's identical render does not
+ * count as the page's largest paint. A lesson's working Next button comes that much later (the
+ * WebAssembly is asked for after the first frame, behind the blocking theme script and the
+ * stylesheet, not at once). Anywhere else the WebAssembly is preloaded at once. If the learner
+ * follows a link before the app is there, the prerendered page hides (the loading line
+ * shows) until the app shows the new one.
  */
-export const PRERENDER_OR_PRELOAD = `(function () {
+export function prerenderOrPreload(lessons) {
+  return `(function () {
   var root = document.documentElement;
+  var held = false;
   try {
     var path = new URL(document.baseURI).pathname;
     var prefix = path.slice(0, path.lastIndexOf('/') + 1);
     if (prefix === '/') prefix = '';
     var saved = function (name) { return localStorage.getItem(prefix + 'idempotency-lab/' + name) !== null; };
-    if (/^#?\\/?$/.test(location.hash) && !saved('settings') && !saved('progress')) {
+    var fresh = !saved('settings') && !saved('progress');
+    var away = function (here) {
+      addEventListener('hashchange', function () {
+        if (!here()) root.classList.remove('prerendered', 'prerendered-lesson');
+      });
+    };
+    var map = /^#?\\/?$/;
+    var shown = location.hash;
+    var lesson = /^#\\/lesson\\/([a-z0-9-]+)$/.exec(shown);
+    if (fresh && map.test(shown)) {
       root.classList.add('prerendered');
-      // Trunk's loader awaits this: the map's first paint, or a second at most.
+      away(function () { return map.test(location.hash); });
+      // The map's first paint, or a second at most.
       window.idempotencyLabPainted = new Promise(function (resolve) {
         setTimeout(resolve, 1000);
         new PerformanceObserver(function (list) {
           if (list.getEntriesByName('first-contentful-paint').length > 0) resolve();
         }).observe({ type: 'paint', buffered: true });
       });
-      return;
+      held = true;
+    } else if (fresh && lesson && ${JSON.stringify(lessons)}.indexOf(lesson[1]) >= 0) {
+      // The lesson's first paint, or a second at most.
+      window.idempotencyLabPainted = new Promise(function (painted) {
+        setTimeout(painted, 1000);
+        var show = function (markup) {
+          var boot = document.getElementById('boot');
+          if (!markup || !boot || location.hash !== shown) return painted();
+          var template = document.createElement('template');
+          template.innerHTML = markup;
+          boot.after(template.content);
+          root.classList.add('prerendered', 'prerendered-lesson');
+          away(function () { return location.hash === shown; });
+          // The map's markup in index.html goes once parsed (CSS hides it until then).
+          var dropMap = function () {
+            document.querySelectorAll('[data-prerender=""]').forEach(function (node) { node.remove(); });
+          };
+          if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', dropMap);
+          else dropMap();
+          // The WebAssembly once the frame that shows the lesson is painted. Asked for as soon as
+          // the lesson is in the page, it can be there first (a busy machine, a late frame), and
+          // the app's render is then the page's largest paint (Lighthouse 81 to 85 in 3 of 4 runs).
+          requestAnimationFrame(function () { setTimeout(painted, 0); });
+        };
+        fetch(new URL('${LESSON_PRERENDERS}/lesson-' + lesson[1] + '.html', document.baseURI))
+          .then(function (response) { return response.ok ? response.text() : ''; })
+          // A host that answers a missing file with index.html must not put that in the page.
+          .then(function (markup) { return /^<[a-z]+ [^>]*data-prerender="lesson"/.test(markup) ? markup : ''; })
+          .then(function (markup) {
+            if (document.getElementById('boot') || document.readyState !== 'loading') return show(markup);
+            var parser = new MutationObserver(function () {
+              if (document.getElementById('boot')) { parser.disconnect(); show(markup); }
+            });
+            parser.observe(root, { childList: true, subtree: true });
+          })
+          .catch(function () { painted(); });
+      });
+      held = true;
     }
   } catch (error) {}
-  document.head.appendChild(document.getElementById('wasm-preload').content.cloneNode(true));
+  if (!held) document.head.appendChild(document.getElementById('wasm-preload').content.cloneNode(true));
 })();`;
+}
 
 /**
  * index.html with Trunk's preload links (written last in <head>) first after the policy. With
- * `wasmHeld`, the WebAssembly's preload is held in a <template id="wasm-preload"> that
- * PRERENDER_OR_PRELOAD puts in the page at every address but the prerendered map's.
+ * `held` (the script of prerenderOrPreload), the WebAssembly's preload is held in a
+ * <template id="wasm-preload"> that the script puts in the page at every address but the
+ * prerendered map's.
  */
-export function withEarlyPreloads(html, { wasmHeld = false } = {}) {
+export function withEarlyPreloads(html, { held: script = null } = {}) {
   let held = null;
   const preloads = (html.match(PRELOAD) ?? []).flatMap((link) => {
     if (!/\bas="fetch"/.test(link)) return [link];
     const preload = link.replace(/\s+integrity="[^"]*"/, '');
-    if (!wasmHeld) return [preload];
-    held = `<template id="wasm-preload">${preload}</template>\n    <script>${PRERENDER_OR_PRELOAD}</script>`;
+    if (script === null) return [preload];
+    held = `<template id="wasm-preload">${preload}</template>\n    <script>${script}</script>`;
     return [];
   });
   if (preloads.length === 0 && held === null) return html;
@@ -206,13 +334,15 @@ export function withEarlyPreloads(html, { wasmHeld = false } = {}) {
 }
 
 /**
- * index.html whose loader, where the prerendered map shows, asks for the WebAssembly only once
- * the map is painted (PRERENDER_OR_PRELOAD's promise `idempotencyLabPainted`): on a slow link the map's
- * first paint does not share it with half a megabyte the map does not need to show.
+ * index.html whose loader, where prerendered markup shows, asks for the WebAssembly only once that
+ * is painted (prerenderOrPreload's promise `idempotencyLabPainted`): on a slow link the
+ * prerendered page does not share the link with half a megabyte it does not need. (Trunk's loader
+ * stays a deferred module: made `async`, so it would start compiling while the page still parses,
+ * the lesson's working Next button came later, 289 -> 357 ms median of 11 on a busy machine.)
  */
 export function withWasmAfterMap(html) {
   const call = /^const wasm = await __trunkInitializer\(/m;
-  if (!call.test(html)) throw new Error("index.html has no Trunk loader call to hold until the map's paint");
+  if (!call.test(html)) throw new Error("index.html has no Trunk loader call to hold until the prerendered page is shown");
   return html.replace(call, (line) => `await window.idempotencyLabPainted;\n${line}`);
 }
 
@@ -231,18 +361,23 @@ async function main() {
   const dist = path.resolve(process.argv[2] ?? 'dist');
   const index = path.join(dist, 'index.html');
   let built = fs.readFileSync(index, 'utf8');
-  const prerender = built.includes(PRERENDER);
-  if (prerender) {
-    const markup = await prerenderMap(dist);
-    built = withWasmAfterMap(built.replace(PRERENDER, () => markup));
-    console.log(`postbuild: ${path.relative(process.cwd(), dist) || '.'}: the course map prerendered (${markup.length} bytes)`);
+  const where = path.relative(process.cwd(), dist) || '.';
+  let script = null;
+  if (built.includes(PRERENDER)) {
+    const { map, lessons } = await prerender(dist);
+    built = withWasmAfterMap(built.replace(PRERENDER, () => map));
+    fs.mkdirSync(path.join(dist, LESSON_PRERENDERS), { recursive: true });
+    for (const [id, markup] of lessons) fs.writeFileSync(path.join(dist, LESSON_PRERENDERS, `lesson-${id}.html`), markup);
+    script = prerenderOrPreload(lessons.map(([id]) => id));
+    const sizes = lessons.map(([, markup]) => markup.length);
+    console.log(`postbuild: ${where}: the course map prerendered (${map.length} bytes), and the first step of ${lessons.length} lessons (${Math.min(...sizes)} to ${Math.max(...sizes)} bytes each, in ${LESSON_PRERENDERS}/)`);
   }
   // The policy last: it hashes every inline script of the page as it is written.
-  const { csp, html } = withPolicy(withEarlyPreloads(withWasmSizes(built, dist), { wasmHeld: prerender }));
+  const { csp, html } = withPolicy(withEarlyPreloads(withWasmSizes(built, dist), { held: script }));
   fs.writeFileSync(index, html);
   fs.writeFileSync(path.join(dist, '_headers'), `/*\n  Content-Security-Policy: ${csp}\n`);
   precompress(dist);
-  console.log(`postbuild: ${path.relative(process.cwd(), dist) || '.'}: Content-Security-Policy: ${csp}`);
+  console.log(`postbuild: ${where}: Content-Security-Policy: ${csp}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

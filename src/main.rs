@@ -15,28 +15,19 @@ mod sandbox;
 mod store;
 mod svg_export;
 
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 fn main() {
     panic::install();
     route_hash_only();
-    // The course map prerendered into index.html (scripts/postbuild.mjs), when its inline script
-    // showed it: the app replaces it once the browser has reported painting it. The WebAssembly can
-    // arrive before that report, and the app's identical render would then count as the page's
-    // first content instead of the map the learner already sees.
-    let shown = gloo::utils::document()
-        .document_element()
-        .is_some_and(|root| root.class_list().contains("prerendered"));
-    if shown {
-        after_paint(start, 0);
-    } else {
-        start();
-    }
+    start();
 }
 
-/// The app, in place of the loading line and the prerendered map: the same markup, rendered before
-/// the next paint, so nothing flashes.
+/// The app, in place of the loading line and of the markup prerendered for this address
+/// (scripts/postbuild.mjs: the course map, or a lesson's first step), which is the same markup,
+/// rendered before the next paint, so nothing flashes. Where the map shows, Trunk's loader asked
+/// for the WebAssembly only once the browser had painted the map, so the app's identical render
+/// never counts as the page's first content in place of the map the learner already sees.
 fn start() {
     let document = gloo::utils::document();
     if let Some(boot) = document.get_element_by_id("boot") {
@@ -54,28 +45,6 @@ fn start() {
     }
     yew::Renderer::<app::App>::new().render();
 }
-
-/// Runs `then` once the browser has reported the page's first contentful paint (the prerendered
-/// map on screen), looked for now and at each animation frame, or after [`PAINT_FRAMES_MAX`]
-/// frames.
-fn after_paint(then: fn(), frames: u32) {
-    let window = gloo::utils::window();
-    let painted = window.performance().is_some_and(|performance| {
-        performance
-            .get_entries_by_name("first-contentful-paint")
-            .length()
-            > 0
-    });
-    if painted || frames >= PAINT_FRAMES_MAX {
-        then();
-        return;
-    }
-    let next = Closure::once_into_js(move || after_paint(then, frames + 1));
-    let _ = window.request_animation_frame(next.unchecked_ref());
-}
-
-/// How many frames the app waits at most for the prerendered map's first paint: half a second.
-const PAINT_FRAMES_MAX: u32 = 30;
 
 /// Every address the router reads has a route in its hash. A hash that is not one (`#foo`, typed
 /// or from an old link) would make the router throw; it becomes `#/foo` instead, which the router

@@ -1,26 +1,25 @@
-// The course map prerendered into dist/index.html (scripts/postbuild.mjs): before the
-// WebAssembly arrives it shows, with real links, only at the map's address and only for a
-// learner with nothing saved; it is exactly the markup the app renders there; and the app
-// replaces it as it mounts, leaving one map.
+// The course map prerendered into dist/index.html, and each lesson's first step prerendered into
+// dist/prerender/ (scripts/postbuild.mjs): before the WebAssembly arrives they show, with real
+// links, only at their own address and only for a learner with nothing saved; they are exactly
+// the markup the app renders there; and the app replaces them as it mounts, leaving one page.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, newPage, open, useSite } from './support.js';
+import { LESSON_STATUS, bodyMarkup as readBody } from '../../scripts/postbuild.mjs';
+import { assertNoErrors, courseLessonIds, newPage, open, stepper, useSite, waitForText } from './support.js';
 
-/** The page's own elements (not the boot line or scripts), as markup without the prerender's marks. */
-function bodyMarkup(page) {
-  return page.evaluate(() =>
-    [...document.body.children]
-      .filter((element) => element.id !== 'boot' && !['SCRIPT', 'NOSCRIPT'].includes(element.tagName))
-      .map((element) => {
-        const copy = element.cloneNode(true);
-        for (const marked of [copy, ...copy.querySelectorAll('[inert]')]) {
-          marked.removeAttribute('data-prerender');
-          marked.removeAttribute('inert');
-        }
-        return copy.outerHTML;
-      }));
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The page's own elements (not the boot line or scripts) as the build writes them: read from a
+ * prerendered page, the markup it was built from; from the app, what the build would write now.
+ * `lesson`: the build's form for a lesson (controls disabled), else the map's (controls inert).
+ */
+function bodyMarkup(page, lesson = false) {
+  return page.evaluate(readBody, lesson);
 }
 
 /** A page whose WebAssembly never arrives: what a learner sees before it does. */
@@ -48,14 +47,14 @@ describe('the prerendered course map', () => {
       assert.equal(await control.getAttribute('inert'), '');
     }
     const prerendered = await bodyMarkup(early.page);
-    assert.ok(prerendered.length >= 3, 'header, main and footer');
+    assert.equal((prerendered.match(/ data-prerender=""/g) ?? []).length, 3, 'header, main and footer');
     await early.close();
 
     const { page, errors, close } = await newPage(browser);
     await open(page, `${origin}/#/`);
     assert.equal(await page.locator('[data-prerender]').count(), 0);
     assert.equal(await page.getByRole('heading', { level: 1 }).count(), 1);
-    assert.deepEqual(await bodyMarkup(page), prerendered);
+    assert.equal(await bodyMarkup(page), prerendered);
     assertNoErrors(errors);
     await close();
   });
@@ -78,7 +77,7 @@ describe('the prerendered course map', () => {
 
   it('stays hidden at another address, and for a learner with saved progress', async () => {
     const lesson = await withoutWasm(browser);
-    await lesson.page.goto(`${origin}/#/lesson/lost-reply`);
+    await lesson.page.goto(`${origin}/#/engine`);
     await lesson.page.locator('#boot').waitFor();
     assert.equal(await lesson.page.locator('[data-prerender]').first().isVisible(), false);
     await lesson.close();
@@ -91,5 +90,129 @@ describe('the prerendered course map', () => {
     await returning.page.locator('#boot').waitFor();
     assert.equal(await returning.page.locator('[data-prerender]').first().isVisible(), false);
     await returning.close();
+  });
+});
+
+/** Sums the page's layout shifts (not caused by input) into window.shifted, from the start. */
+function countShifts(page) {
+  return page.addInitScript(() => {
+    window.shifted = 0;
+    new PerformanceObserver((list) => {
+      for (const shift of list.getEntries()) if (!shift.hadRecentInput) window.shifted += shift.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** Runs axe-core (the page's policy forbids inline scripts, so through the DevTools protocol). */
+async function axeRules(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () =>
+    (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map(({ id, nodes }) => `${id}: ${nodes.length}`));
+}
+
+describe("a lesson's prerendered first step", () => {
+  const LESSON = 'lost-reply';
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  it('shows before the WebAssembly with its buttons disabled and a line saying the lab is loading, passes axe-core, and is what the app renders', async () => {
+    const early = await withoutWasm(browser);
+    await early.page.goto(`${origin}/#/lesson/${LESSON}`);
+    const loading = early.page.getByRole('status').filter({ hasText: 'Loading the lab' });
+    await loading.waitFor();
+    const heading = early.page.getByRole('heading', { level: 1 });
+    assert.equal(await heading.count(), 1, "the lesson's heading, not the map's as well");
+    const title = await heading.innerText();
+    const { next, count } = stepper(early.page);
+    assert.match(await count.innerText(), /^Step 1 of \d+$/);
+    assert.equal(await next.isDisabled(), true, 'Next waits for the app');
+    assert.equal(await early.page.locator('[data-prerender="lesson"] :is(button, input, select, textarea):enabled').count(), 0);
+    assert.equal(await early.page.getByRole('link', { name: 'Course', exact: true }).getAttribute('href'), '#/');
+    assert.deepEqual(await axeRules(early.page), []);
+    const prerendered = await bodyMarkup(early.page, true);
+    assert.ok(prerendered.includes(LESSON_STATUS));
+    await early.close();
+
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/#/lesson/${LESSON}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    assert.equal(await page.getByRole('status').filter({ hasText: 'Loading the lab' }).count(), 0);
+    assert.equal(await bodyMarkup(page, true), prerendered.replace(LESSON_STATUS, ''));
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('its controls work once the app has mounted, and nothing moves as the app replaces it', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await countShifts(page);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route(/\.wasm$/, async (route) => { await held; await route.continue(); });
+    await page.goto(`${origin}/#/lesson/${LESSON}`);
+    const loading = page.getByRole('status').filter({ hasText: 'Loading the lab' });
+    await loading.waitFor();
+    const { next, count } = stepper(page);
+    assert.equal(await next.isDisabled(), true);
+    release();
+    // The prerendered button is disabled: the click waits for the app's own. The first part asks
+    // a prediction: Next says so, and skipping it moves on.
+    await next.click();
+    await page.getByRole('alert').filter({ hasText: 'Predict first.' }).waitFor();
+    await page.getByRole('button', { name: 'Skip the prediction' }).click();
+    await waitForText(count, /^Step 2 of \d+$/, { what: 'the step count after Next' });
+    assert.equal(await loading.count(), 0);
+    assert.equal(await page.locator('[data-prerender]').count(), 0);
+    await page.getByRole('button', { name: 'Hide lesson text' }).click();
+    await page.getByRole('button', { name: 'Show lesson text' }).waitFor();
+    assert.equal(await page.evaluate(() => window.shifted), 0, 'no layout shift from the prerendered page to the app');
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it("every lesson of the course has one, and the app's render at its address is it", async () => {
+    for (const id of courseLessonIds()) {
+      const early = await withoutWasm(browser);
+      await early.page.goto(`${origin}/#/lesson/${id}`);
+      await early.page.getByRole('status').filter({ hasText: 'Loading the lab' }).waitFor();
+      const prerendered = await bodyMarkup(early.page, true);
+      await early.close();
+      const { page, errors, close } = await newPage(browser);
+      await open(page, `${origin}/#/lesson/${id}`);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      assert.equal(await bodyMarkup(page, true), prerendered.replace(LESSON_STATUS, ''), id);
+      assertNoErrors(errors, id);
+      await close();
+    }
+  });
+
+  it('stays hidden with a step in the address, for an unknown lesson, for a learner with saved progress, and once the learner leaves', async () => {
+    const cases = [
+      ['a step in the address', `#/lesson/${LESSON}/3`, null],
+      ['an unknown lesson', '#/lesson/nope', null],
+      ['saved progress', `#/lesson/${LESSON}`, 'progress'],
+      ['saved settings', `#/lesson/${LESSON}`, 'settings'],
+    ];
+    for (const [what, hash, saved] of cases) {
+      const { page, close } = await withoutWasm(browser);
+      const asked = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      if (saved) await page.addInitScript((key) => localStorage.setItem(`idempotency-lab/${key}`, '{}'), saved);
+      await page.goto(`${origin}/${hash}`);
+      await page.locator('#boot').waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(asked.filter((pathname) => pathname.includes('/prerender/')), [], `${what}: no prerendered lesson asked for`);
+      assert.equal(await page.locator('[data-prerender]').filter({ visible: true }).count(), 0, `${what}: nothing prerendered shows`);
+      await close();
+    }
+
+    const { page, close } = await withoutWasm(browser);
+    await page.goto(`${origin}/#/lesson/${LESSON}`);
+    await page.getByRole('status').filter({ hasText: 'Loading the lab' }).waitFor();
+    await page.getByRole('link', { name: 'Course', exact: true }).click();
+    await page.locator('[data-prerender]').first().waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#boot').isVisible(), true, 'the loading line (here, the failure) shows instead');
+    await close();
   });
 });
