@@ -228,8 +228,8 @@ const PRELOAD = /<link rel="(?:modulepreload|preload)"[^>]*>/gi;
  * `idempotencyLabPainted`, see withWasmAfterMap): on a slow link the prerendered page does not
  * share the link with half a megabyte it does not need, and the app's identical render does not
  * count as the page's largest paint. A lesson's working Next button comes that much later (the
- * WebAssembly is asked for after the first frame, behind the blocking theme script and the
- * stylesheet, not at once). Anywhere else the WebAssembly is preloaded at once. If the learner
+ * WebAssembly is asked for once the browser reports the lesson as the largest paint, not at
+ * once). Anywhere else the WebAssembly is preloaded at once. If the learner
  * follows a link before the app is there, the prerendered page hides (the loading line
  * shows) until the app shows the new one.
  */

@@ -4,14 +4,10 @@
 // the markup the app renders there; and the app replaces them as it mounts, leaving one page.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 
 import { LESSON_STATUS, bodyMarkup as readBody } from '../../scripts/postbuild.mjs';
-import { assertNoErrors, courseLessonIds, newPage, open, stepper, useSite, waitForText } from './support.js';
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { assertNoErrors, axeViolations, courseLessonIds, newPage, open, stepper, useSite, waitForText } from './support.js';
 
 /**
  * The page's own elements (not the boot line or scripts) as the build writes them: read from a
@@ -103,13 +99,6 @@ function countShifts(page) {
   });
 }
 
-/** Runs axe-core (the page's policy forbids inline scripts, so through the DevTools protocol). */
-async function axeRules(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async () =>
-    (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map(({ id, nodes }) => `${id}: ${nodes.length}`));
-}
-
 describe("a lesson's prerendered first step", () => {
   const LESSON = 'lost-reply';
   let origin;
@@ -129,7 +118,7 @@ describe("a lesson's prerendered first step", () => {
     assert.equal(await next.isDisabled(), true, 'Next waits for the app');
     assert.equal(await early.page.locator('[data-prerender="lesson"] :is(button, input, select, textarea):enabled').count(), 0);
     assert.equal(await early.page.getByRole('link', { name: 'Course', exact: true }).getAttribute('href'), '#/');
-    assert.deepEqual(await axeRules(early.page), []);
+    assert.deepEqual(await axeViolations(early.page), []);
     const prerendered = await bodyMarkup(early.page, true);
     assert.ok(prerendered.includes(LESSON_STATUS));
     await early.close();

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -446,4 +447,24 @@ export function lessonFrames(traces, op) {
     }
   });
   return frames;
+}
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core in the page and returns its violations, one line each. The page's CSP forbids
+ * inline scripts (so no addScriptTag); the DevTools protocol evaluates axe's source directly.
+ */
+export async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+  return violations.map(({ id, impact, help, nodes }) => `${id} (${impact}): ${help}: ${nodes.slice(0, 5).join(', ')}${nodes.length > 5 ? ` and ${nodes.length - 5} more` : ''}`);
 }
