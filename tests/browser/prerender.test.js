@@ -121,6 +121,10 @@ describe("a lesson's prerendered first step", () => {
     assert.deepEqual(await axeViolations(early.page), []);
     const prerendered = await bodyMarkup(early.page, true);
     assert.ok(prerendered.includes(LESSON_STATUS));
+    // The WebAssembly never comes: the page says the lab could not start, and no longer that it
+    // is loading.
+    await early.page.getByText(/^Idempotency Lab could not start/).waitFor();
+    assert.equal(await loading.isVisible(), false);
     await early.close();
 
     const { page, errors, close } = await newPage(browser);
