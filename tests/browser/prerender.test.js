@@ -18,10 +18,13 @@ function bodyMarkup(page, lesson = false) {
   return page.evaluate(readBody, lesson);
 }
 
-/** A page whose WebAssembly never arrives: what a learner sees before it does. */
-async function withoutWasm(browser) {
+/**
+ * A page whose WebAssembly is still on its way (its request never answered): what a learner sees
+ * before it arrives. `failing`: its request fails instead, as when it cannot be loaded.
+ */
+async function withoutWasm(browser, { failing = false } = {}) {
   const opened = await newPage(browser);
-  await opened.page.route(/\.wasm$/, (route) => route.abort());
+  await opened.page.route(/\.wasm$/, (route) => (failing ? route.abort() : undefined));
   return opened;
 }
 
@@ -121,11 +124,16 @@ describe("a lesson's prerendered first step", () => {
     assert.deepEqual(await axeViolations(early.page), []);
     const prerendered = await bodyMarkup(early.page, true);
     assert.ok(prerendered.includes(LESSON_STATUS));
-    // The WebAssembly never comes: the page says the lab could not start, and no longer that it
-    // is loading.
-    await early.page.getByText(/^Idempotency Lab could not start/).waitFor();
-    assert.equal(await loading.isVisible(), false);
     await early.close();
+
+    // The WebAssembly cannot be loaded: the page says the lab could not start, and no longer that
+    // it is loading.
+    const failed = await withoutWasm(browser, { failing: true });
+    await failed.page.goto(`${origin}/#/lesson/${LESSON}`);
+    await failed.page.getByText(/^Idempotency Lab could not start/).waitFor();
+    assert.equal(await failed.page.getByRole('heading', { level: 1, name: title }).isVisible(), true);
+    assert.equal(await failed.page.getByText('Loading the lab…').isVisible(), false);
+    await failed.close();
 
     const { page, errors, close } = await newPage(browser);
     await open(page, `${origin}/#/lesson/${LESSON}`);
@@ -188,7 +196,8 @@ describe("a lesson's prerendered first step", () => {
       ['saved settings', `#/lesson/${LESSON}`, 'settings'],
     ];
     for (const [what, hash, saved] of cases) {
-      const { page, close } = await withoutWasm(browser);
+      // Failing, so that the network goes idle.
+      const { page, close } = await withoutWasm(browser, { failing: true });
       const asked = [];
       page.on('request', (request) => asked.push(new URL(request.url()).pathname));
       if (saved) await page.addInitScript((key) => localStorage.setItem(`idempotency-lab/${key}`, '{}'), saved);
@@ -205,7 +214,7 @@ describe("a lesson's prerendered first step", () => {
     await page.getByRole('status').filter({ hasText: 'Loading the lab' }).waitFor();
     await page.getByRole('link', { name: 'Course', exact: true }).click();
     await page.locator('[data-prerender]').first().waitFor({ state: 'hidden' });
-    assert.equal(await page.locator('#boot').isVisible(), true, 'the loading line (here, the failure) shows instead');
+    assert.equal(await page.locator('#boot').isVisible(), true, 'the loading line shows instead');
     await close();
   });
 });
