@@ -5,6 +5,10 @@
 //! - the time per event at each size, and its ratio to the smallest size (flat = linear cost);
 //! - peak heap while building a trace, and the heap the trace keeps (a counting allocator);
 //! - allocations per event without recording: a quiet run should build no text;
+//! - minor page faults per event (Linux): memory the OS hands the process fresh, zeroed page by
+//!   page. A large run's trace is tens of megabytes that the allocator takes from the OS and
+//!   gives back between runs, so its faults are the allocator's and the OS's cost, not the
+//!   engine's: read beside the time per event, they tell the two apart;
 //! - `Trace::state_at` at many cursors of a long trace.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -44,6 +48,26 @@ static ALLOCATOR: Counting = Counting;
 
 const SIZES: [u32; 3] = [100, 1_000, 10_000];
 
+/// Minor page faults of this process so far, from `/proc/self/stat` (Linux); `None` elsewhere.
+fn minor_faults() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name, in parentheses, may hold spaces: count fields after its end. `minflt`
+    // is the 10th field; the 3rd (the state) is the first after the name.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(7)?.parse().ok()
+}
+
+/// Faults per event over `runs` runs of `events` events, from two `minor_faults` readings.
+fn faults_per_event(
+    before: Option<u64>,
+    after: Option<u64>,
+    events: u32,
+    runs: u32,
+) -> Option<f64> {
+    let faults = after?.checked_sub(before?)?;
+    Some(faults as f64 / (f64::from(events.max(1)) * f64::from(runs.max(1))))
+}
+
 /// A batch of `records` operations over two workers in round robin, faults drawn from the seed.
 fn batch(workflow: WorkflowKind, records: u32, faults: Vec<FaultRule>) -> Scenario {
     BatchSpec {
@@ -63,6 +87,10 @@ struct Figures {
     /// Allocations per event in a quiet run, and building the trace.
     quiet_allocations: f64,
     traced_allocations: f64,
+    /// Minor page faults per event over the timed rounds, quiet and building the trace
+    /// (dropping each trace included, as it is timed).
+    quiet_faults: Option<f64>,
+    traced_faults: Option<f64>,
 }
 
 /// Runs `scenario` quietly and traced, enough times to last at least a quarter second each.
@@ -70,6 +98,7 @@ fn measure(scenario: &Scenario) -> Figures {
     let mut events = 0;
     let mut rounds = 0u32;
     let mut quiet = Duration::ZERO;
+    let faults_before = minor_faults();
     // A run takes its scenario by value: the copy is the benchmark's, made before the clock
     // starts. Dropping the run's final world is timed, as a caller pays for it.
     while quiet < Duration::from_millis(250) {
@@ -80,6 +109,7 @@ fn measure(scenario: &Scenario) -> Figures {
         events = count;
         rounds += 1;
     }
+    let quiet_faults = faults_per_event(faults_before, minor_faults(), events, rounds);
     let quiet_per_second = f64::from(events) * f64::from(rounds) / quiet.as_secs_f64();
     // The scenario's copy is made before counting: only the run's own allocations count.
     let copy = scenario.clone();
@@ -92,6 +122,7 @@ fn measure(scenario: &Scenario) -> Figures {
     let mut rounds = 0u32;
     let mut traced = Duration::ZERO;
     let (mut peak_bytes, mut kept_bytes, mut traced_allocations) = (0, 0, 0);
+    let faults_before = minor_faults();
     while traced < Duration::from_millis(250) {
         let copy = scenario.clone();
         let before = LIVE.load(Ordering::Relaxed);
@@ -107,6 +138,7 @@ fn measure(scenario: &Scenario) -> Figures {
         drop(trace);
         rounds += 1;
     }
+    let traced_faults = faults_per_event(faults_before, minor_faults(), events, rounds);
     let traced_per_second = f64::from(events) * f64::from(rounds) / traced.as_secs_f64();
     Figures {
         events,
@@ -116,6 +148,8 @@ fn measure(scenario: &Scenario) -> Figures {
         kept_bytes,
         quiet_allocations,
         traced_allocations: traced_allocations as f64 / f64::from(events.max(1)),
+        quiet_faults,
+        traced_faults,
     }
 }
 
@@ -126,20 +160,25 @@ fn megabytes(bytes: usize) -> f64 {
 fn growth(name: &str, scenario_at: impl Fn(u32) -> Scenario) {
     println!("\n{name}");
     println!(
-        "{:>8} {:>8} {:>14} {:>10} {:>12} {:>14} {:>10} {:>12} {:>11} {:>11}",
+        "{:>8} {:>8} {:>14} {:>10} {:>10} {:>10} {:>14} {:>10} {:>10} {:>10} {:>9} {:>9} {:>8}",
         "records",
         "events",
         "quiet ev/s",
         "ns/event",
         "allocs/ev",
+        "faults/ev",
         "traced ev/s",
         "ns/event",
         "allocs/ev",
+        "faults/ev",
         "peak MB",
-        "trace MB"
+        "trace MB",
+        "B/event"
     );
     let mut first: Option<(f64, f64)> = None;
     let mut last = (0.0, 0.0);
+    // Page faults: `-` where the OS does not say (not Linux).
+    let faults = |per_event: Option<f64>| per_event.map_or("-".to_string(), |f| format!("{f:.3}"));
     for records in SIZES {
         let figures = measure(&scenario_at(records));
         let quiet_ns = 1e9 / figures.quiet_per_second;
@@ -147,16 +186,19 @@ fn growth(name: &str, scenario_at: impl Fn(u32) -> Scenario) {
         first.get_or_insert((quiet_ns, traced_ns));
         last = (quiet_ns, traced_ns);
         println!(
-            "{records:>8} {:>8} {:>14.0} {:>10.0} {:>12.1} {:>14.0} {:>10.0} {:>12.1} {:>11.2} {:>11.2}",
+            "{records:>8} {:>8} {:>14.0} {:>10.0} {:>10.1} {:>10} {:>14.0} {:>10.0} {:>10.1} {:>10} {:>9.2} {:>9.2} {:>8.0}",
             figures.events,
             figures.quiet_per_second,
             quiet_ns,
             figures.quiet_allocations,
+            faults(figures.quiet_faults),
             figures.traced_per_second,
             traced_ns,
             figures.traced_allocations,
+            faults(figures.traced_faults),
             megabytes(figures.peak_bytes),
             megabytes(figures.kept_bytes),
+            figures.kept_bytes as f64 / f64::from(figures.events.max(1)),
         );
     }
     let (quiet_first, traced_first) = first.expect("at least one size");

@@ -656,11 +656,11 @@ impl Engine {
             action,
             run,
             op,
-            messages: step.messages,
+            messages: step.messages.into_boxed_slice(),
             outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
             fault: step.marks.or(fault.filter(|_| step.fault_used)),
-            broke,
+            broke: broke.into_iter().collect(),
             changes,
         }))
     }

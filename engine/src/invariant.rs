@@ -66,6 +66,96 @@ impl Invariant {
     }
 }
 
+/// A set of invariants, one bit each in `Invariant::ALL` order: what an event broke for the first
+/// time. It lists, compares and serializes as the list of its invariants in that order (the
+/// list a trace stored before), in one byte where a list took 24 in every event.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Invariants(u8);
+
+/// `Invariant::ALL` at a fixed place, so a set lists references to it.
+static ALL: [Invariant; 7] = Invariant::ALL;
+
+impl Invariants {
+    fn bit(invariant: Invariant) -> u8 {
+        let position = ALL.iter().position(|known| *known == invariant);
+        1 << position.expect("Invariant::ALL lists every invariant")
+    }
+
+    /// The invariants in the set, in `Invariant::ALL` order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static Invariant> + '_ {
+        let mask = self.0;
+        ALL.iter()
+            .enumerate()
+            .filter(move |(position, _)| mask & 1 << position != 0)
+            .map(|(_, invariant)| invariant)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether `invariant` is in the set (by reference, as a list's `contains`).
+    pub fn contains(&self, invariant: &Invariant) -> bool {
+        self.0 & Invariants::bit(*invariant) != 0
+    }
+
+    /// Adds `invariant`; false when it was in the set.
+    pub fn insert(&mut self, invariant: Invariant) -> bool {
+        let new = !self.contains(&invariant);
+        self.0 |= Invariants::bit(invariant);
+        new
+    }
+}
+
+impl FromIterator<Invariant> for Invariants {
+    fn from_iter<I: IntoIterator<Item = Invariant>>(invariants: I) -> Self {
+        let mut set = Invariants::default();
+        for invariant in invariants {
+            set.insert(invariant);
+        }
+        set
+    }
+}
+
+impl<'a> IntoIterator for &'a Invariants {
+    type Item = &'static Invariant;
+    type IntoIter = Box<dyn Iterator<Item = &'static Invariant> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+/// Equal to the list of the same invariants in `Invariant::ALL` order.
+impl PartialEq<Vec<Invariant>> for Invariants {
+    fn eq(&self, list: &Vec<Invariant>) -> bool {
+        self.iter().eq(list.iter())
+    }
+}
+
+impl std::fmt::Debug for Invariants {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Invariants {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// Read from a list in any order; a repeated invariant counts once.
+impl<'de> Deserialize<'de> for Invariants {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Invariants, D::Error> {
+        Vec::<Invariant>::deserialize(deserializer).map(|list| list.into_iter().collect())
+    }
+}
+
 /// The verdict on one invariant for a whole run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {

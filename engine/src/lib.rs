@@ -46,7 +46,7 @@ pub use explore::{
 };
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
 pub use generate::{chance, BatchSpec};
-pub use invariant::{Invariant, Verdict};
+pub use invariant::{Invariant, Invariants, Verdict};
 pub use layers::{Stack, StackRun, LAYERS_MAX, LAYER_ATTEMPTS_MAX};
 pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fault::{Action, FaultKind, FaultPoint};
-use crate::invariant::{Invariant, Verdict};
+use crate::invariant::{Invariant, Invariants, Verdict};
 use crate::say::{Label, Outcome};
 use crate::snapshot::Snapshot;
 use crate::text::Text;
@@ -176,8 +176,9 @@ pub struct Event {
     /// The worker's run number (1-based) and its operation.
     pub run: u32,
     pub op: Text,
-    /// Messages exchanged by this step, in order (a call is a request and a reply).
-    pub messages: Vec<Message>,
+    /// Messages exchanged by this step, in order (a call is a request and a reply). A boxed
+    /// slice, as `changes`: a trace keeps one per event and none ever grows.
+    pub messages: Box<[Message]>,
     /// What happened, as data; `Outcome::text` (or `Event::outcome_text`) says it in words.
     pub outcome: Outcome,
     /// The line of `Trace::code` being executed (0-based).
@@ -185,9 +186,9 @@ pub struct Event {
     /// The fault injected at this step, if any.
     pub fault: Option<FaultKind>,
     /// Invariants that first broke at this event.
-    pub broke: Vec<Invariant>,
+    pub broke: Invariants,
     /// What this event changed, in order.
-    pub changes: Vec<Change>,
+    pub changes: Box<[Change]>,
 }
 
 /// A message between two lanes.

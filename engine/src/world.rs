@@ -72,62 +72,86 @@ pub struct JobRow {
     /// `cancelled`.
     pub reason: Option<Text>,
     /// The review item, when the row needs a person: who owns it and what they may do next.
-    pub review: Option<Review>,
+    /// Boxed: few rows have one, and inline it would size every row a trace logs.
+    pub review: Option<Box<Review>>,
 }
 
 /// A journal row's stage outputs, by stage name: an ordered map of a few entries (a workflow has
 /// at most three stages) that reads, compares, hashes and serializes as a `BTreeMap` does.
 ///
-/// Every change to a row logs a copy of it, so a trace holds many copies: a `BTreeMap` node has
-/// room for eleven entries (about 370 bytes) however few it holds; this holds its entries in one
-/// vector, copied at its length.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Stages(Vec<(Text, Text)>);
+/// Every change to a row logs a copy of it, so a trace holds many copies, and a row's stages
+/// change far less often than its status or attempts: the entries sit in one shared slice, so a
+/// copy of the row counts a reference where it copied a vector (an allocation per logged row),
+/// and an insert makes a new slice. No slice at all while empty.
+#[derive(Clone, Default, Eq)]
+pub struct Stages(Option<Rc<[(Text, Text)]>>);
+
+/// By their entries (two copies of one slice without reading them).
+impl PartialEq for Stages {
+    fn eq(&self, other: &Stages) -> bool {
+        match (&self.0, &other.0) {
+            (Some(mine), Some(theirs)) if Rc::ptr_eq(mine, theirs) => true,
+            _ => self.entries() == other.entries(),
+        }
+    }
+}
 
 impl Stages {
+    fn entries(&self) -> &[(Text, Text)] {
+        self.0.as_deref().unwrap_or_default()
+    }
+
     fn find(&self, stage: &str) -> Result<usize, usize> {
-        self.0
+        self.entries()
             .binary_search_by(|(known, _)| known.as_str().cmp(stage))
     }
 
     pub fn get(&self, stage: &str) -> Option<&Text> {
-        self.find(stage).ok().map(|at| &self.0[at].1)
+        self.find(stage).ok().map(|at| &self.entries()[at].1)
     }
 
     pub fn contains_key(&self, stage: &str) -> bool {
         self.find(stage).is_ok()
     }
 
-    /// Sets `stage`'s output; the output it replaces, if any.
+    /// Sets `stage`'s output; the output it replaces, if any. Makes a new slice (one
+    /// allocation, of its exact length): copies of the row keep the old one.
     pub fn insert(&mut self, stage: Text, output: Text) -> Option<Text> {
-        match self.find(&stage) {
-            Ok(at) => Some(std::mem::replace(&mut self.0[at].1, output)),
-            Err(at) => {
-                self.0.insert(at, (stage, output));
-                None
-            }
-        }
+        let entries = self.entries();
+        let (at, replaced) = match self.find(&stage) {
+            Ok(at) => (at, Some(entries[at].1.clone())),
+            Err(at) => (at, None),
+        };
+        let after = at + usize::from(replaced.is_some());
+        let new: Rc<[(Text, Text)]> = entries[..at]
+            .iter()
+            .cloned()
+            .chain(std::iter::once((stage, output)))
+            .chain(entries[after..].iter().cloned())
+            .collect();
+        self.0 = Some(new);
+        replaced
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.entries().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.entries().is_empty()
     }
 
     /// The entries, in stage name order.
     pub fn iter(&self) -> impl Iterator<Item = (&Text, &Text)> + '_ {
-        self.0.iter().map(|(stage, output)| (stage, output))
+        self.entries().iter().map(|(stage, output)| (stage, output))
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &Text> + '_ {
-        self.0.iter().map(|(stage, _)| stage)
+        self.entries().iter().map(|(stage, _)| stage)
     }
 
     pub fn values(&self) -> impl Iterator<Item = &Text> + '_ {
-        self.0.iter().map(|(_, output)| output)
+        self.entries().iter().map(|(_, output)| output)
     }
 }
 
@@ -144,7 +168,7 @@ impl FromIterator<(Text, Text)> for Stages {
 /// As a `BTreeMap`'s: the length, then each entry in order (so a state's fingerprint is the same).
 impl std::hash::Hash for Stages {
     fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
-        hasher.write_usize(self.0.len());
+        hasher.write_usize(self.len());
         for (stage, output) in self.iter() {
             (stage, output).hash(hasher);
         }
@@ -1108,9 +1132,9 @@ impl World {
     }
 
     /// The changes made since the last call, in order (journal rows last, once each).
-    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+    pub(crate) fn take_changes(&mut self) -> Box<[Change]> {
         let Some(log) = &mut self.log.0 else {
-            return Vec::new();
+            return Box::default();
         };
         // Exactly as long as it is: the trace keeps it, and the log keeps its own buffer for
         // the next step.
@@ -1124,7 +1148,7 @@ impl World {
                 });
             }
         }
-        changes
+        changes.into_boxed_slice()
     }
 
     fn record(&mut self, change: impl FnOnce() -> Change) {

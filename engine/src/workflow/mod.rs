@@ -350,10 +350,10 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action, unresolved: bool
             }
             job.status = status;
             job.reason = Some(reason.into());
-            job.review = Some(crate::world::Review {
+            job.review = Some(Box::new(crate::world::Review {
                 owner,
                 next_action: next_action.into(),
-            });
+            }));
             messages = ctx.call("journal", Lost::Nothing, || {
                 (Label::SetStatus { status }, Some(Label::Ok))
             });

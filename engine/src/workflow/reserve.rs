@@ -697,10 +697,10 @@ impl Task {
         let (reason, review) = match handover {
             Some((reason, next_action)) => (
                 Some(reason.into()),
-                Some(Review {
+                Some(Box::new(Review {
                     owner: ctx.scenario.design.review_owner.as_deref().map(Text::from),
                     next_action: next_action.into(),
-                }),
+                })),
             ),
             None => (None, None),
         };
