@@ -26,6 +26,9 @@ const RESTART_DELAY_TICKS: u32 = 2;
 /// The provider's lane id, and the actor of a late commit there.
 const PROVIDER: &str = "provider";
 
+/// The room a run's trace starts with, in events.
+const EVENTS_FIRST: usize = 64;
+
 /// A deterministic simulation of one scenario. Cloning it branches the run (for the explorer);
 /// `clone_from` branches it into an engine no longer needed, reusing its buffers.
 pub struct Engine {
@@ -355,9 +358,28 @@ impl Engine {
         let mut checkpoints = Checkpoints::new(&initial);
         while let Some(event) = engine.step() {
             checkpoints.passed(&event);
+            if events.len() == events.capacity() {
+                // Room for as many events as the runs begun so far foretell. A large batch's
+                // events are megabytes: grown by doubling, they were copied to fresh memory a
+                // dozen times, a third of the time of a 10,000-record run (`make bench`). At
+                // least half again, so a poor guess still grows geometrically.
+                let more = engine.events_expected(events.len()) - events.len();
+                events.reserve_exact(more.max(events.len() / 2).max(EVENTS_FIRST));
+            }
             events.push(event);
         }
+        // A guess past the end gives its room back (in place: nothing is copied).
+        events.shrink_to_fit();
         Ok(engine.into_trace(initial, events, checkpoints))
+    }
+
+    /// The events a whole run will likely hold, given the `so_far` it has: as many per run as
+    /// the runs begun so far took (the run in progress counted whole), and an eighth more.
+    fn events_expected(&self, so_far: usize) -> usize {
+        let begun: usize = self.workers.iter().map(|worker| worker.run as usize).sum();
+        let queued: usize = self.workers.iter().map(|worker| worker.queue.len()).sum();
+        let expected = so_far.saturating_mul(begun + queued) / begun.max(1);
+        so_far.max(expected.saturating_add(expected / 8))
     }
 
     /// Runs to the end without storing events; returns the number of events and the final state.
@@ -656,7 +678,7 @@ impl Engine {
             action,
             run,
             op,
-            messages: step.messages.into_boxed_slice(),
+            messages: step.messages,
             outcome: step.outcome.expect("every step says what happened"),
             line: self.listing.line(step.line),
             fault: step.marks.or(fault.filter(|_| step.fault_used)),

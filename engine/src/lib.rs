@@ -17,6 +17,7 @@ mod engine;
 mod error;
 mod explore;
 mod fault;
+mod few;
 mod fingerprint;
 mod generate;
 mod invariant;
@@ -45,6 +46,7 @@ pub use explore::{
     FAULTS_MAX,
 };
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
+pub use few::Few;
 pub use generate::{chance, BatchSpec};
 pub use invariant::{Invariant, Invariants, Verdict};
 pub use layers::{Stack, StackRun, LAYERS_MAX, LAYER_ATTEMPTS_MAX};

@@ -349,7 +349,10 @@ mod tests {
     #[test]
     fn a_text_is_one_pointer_and_its_copies_share_it() {
         assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<usize>());
-        assert_eq!(std::mem::size_of::<Option<Text>>(), std::mem::size_of::<usize>());
+        assert_eq!(
+            std::mem::size_of::<Option<Text>>(),
+            std::mem::size_of::<usize>()
+        );
         for word in ["", "a", "receipt-OP-00001-2", &"long ".repeat(100)] {
             let first = Text::from(word);
             let mut copies: Vec<Text> = (0..10).map(|_| first.clone()).collect();

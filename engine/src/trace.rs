@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fault::{Action, FaultKind, FaultPoint};
+use crate::few::Few;
 use crate::invariant::{Invariant, Invariants, Verdict};
 use crate::say::{Label, Outcome};
 use crate::snapshot::Snapshot;
@@ -176,9 +177,9 @@ pub struct Event {
     /// The worker's run number (1-based) and its operation.
     pub run: u32,
     pub op: Text,
-    /// Messages exchanged by this step, in order (a call is a request and a reply). A boxed
-    /// slice, as `changes`: a trace keeps one per event and none ever grows.
-    pub messages: Box<[Message]>,
+    /// Messages exchanged by this step, in order (a call is a request and a reply). Held in the
+    /// event, as `changes` (see `few.rs`).
+    pub messages: Few<Message>,
     /// What happened, as data; `Outcome::text` (or `Event::outcome_text`) says it in words.
     pub outcome: Outcome,
     /// The line of `Trace::code` being executed (0-based).
@@ -188,7 +189,7 @@ pub struct Event {
     /// Invariants that first broke at this event.
     pub broke: Invariants,
     /// What this event changed, in order.
-    pub changes: Box<[Change]>,
+    pub changes: Few<Change>,
 }
 
 /// A message between two lanes.

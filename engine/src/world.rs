@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::few::Few;
 use crate::lookup::{Keyed, Lookup};
 use crate::scenario::WriteMode;
 use crate::text::Text;
@@ -1132,23 +1133,20 @@ impl World {
     }
 
     /// The changes made since the last call, in order (journal rows last, once each).
-    pub(crate) fn take_changes(&mut self) -> Box<[Change]> {
+    pub(crate) fn take_changes(&mut self) -> Few<Change> {
         let Some(log) = &mut self.log.0 else {
-            return Box::default();
+            return Few::default();
         };
-        // Exactly as long as it is: the trace keeps it, and the log keeps its own buffer for
-        // the next step.
-        let mut changes = Vec::with_capacity(log.changes.len() + log.touched_jobs.len());
-        changes.append(&mut log.changes);
         log.touched_jobs.sort_unstable();
-        for operation in log.touched_jobs.drain(..) {
-            if let Some(row) = self.journal.get(&operation) {
-                changes.push(Change::Job {
-                    row: Rc::new(row.clone()),
-                });
-            }
-        }
-        changes.into_boxed_slice()
+        let journal = &self.journal;
+        let jobs = log.touched_jobs.drain(..).filter_map(|operation| {
+            let row = journal.get(&operation)?;
+            Some(Change::Job {
+                row: Rc::new(row.clone()),
+            })
+        });
+        // The log keeps its own buffer for the next step.
+        log.changes.drain(..).chain(jobs).collect()
     }
 
     fn record(&mut self, change: impl FnOnce() -> Change) {

@@ -6,6 +6,7 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Serialize};
 
 use crate::fault::{Action, FaultKind};
+use crate::few::Few;
 use crate::fingerprint::Fingerprint;
 use crate::invariant::StepFlags;
 use crate::rng::Rng;
@@ -324,7 +325,7 @@ pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action, unresolved: bool
         .iter()
         .any(|request| request.operation == op);
     let owner = ctx.scenario.design.review_owner.as_deref().map(Text::from);
-    let mut messages = Vec::new();
+    let mut messages = Few::default();
     let mut outcome = Outcome::Cancelled { before };
     if let Some(job) = ctx.world.job_mut(op) {
         if !job.status.is_success() {
@@ -484,30 +485,26 @@ impl Ctx<'_> {
         to: &'static str,
         lost: Lost,
         say: impl FnOnce() -> (Label, Option<Label>),
-    ) -> Vec<Message> {
+    ) -> Few<Message> {
         if !self.record {
-            return Vec::new();
+            return Few::default();
         }
         let (request, reply) = say();
         let (lane, to) = (self.lane.clone(), Text::fixed(to));
-        // Exactly as long as it will be: a trace keeps it for each event, and a vector grown by
-        // a push would keep room for four.
-        let mut messages = Vec::with_capacity(1 + usize::from(reply.is_some()));
-        messages.push(Message {
+        // Held in the event itself: a trace keeps one list for each event (see `few.rs`).
+        let request = Message {
             from: lane.clone(),
             to: to.clone(),
             label: request,
             lost: lost == Lost::Request,
+        };
+        let reply = reply.map(|reply| Message {
+            from: to,
+            to: lane,
+            label: reply,
+            lost: lost == Lost::Reply,
         });
-        if let Some(reply) = reply {
-            messages.push(Message {
-                from: to,
-                to: lane,
-                label: reply,
-                lost: lost == Lost::Reply,
-            });
-        }
-        messages
+        std::iter::once(request).chain(reply).collect()
     }
 
     /// `text` for an outcome that names it (shared), or the empty text when the event is not
@@ -533,7 +530,7 @@ pub(crate) enum Lost {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Step {
     pub action: Option<Action>,
-    pub messages: Vec<Message>,
+    pub messages: Few<Message>,
     /// What happened; every step says it (`None` only while the step is being built).
     pub outcome: Option<Outcome>,
     /// The listing line id being executed.
