@@ -8,7 +8,8 @@
 //! - minor page faults per event (Linux): memory the OS hands the process fresh, zeroed page by
 //!   page. A large run's trace is tens of megabytes that the allocator takes from the OS and
 //!   gives back between runs, so its faults are the allocator's and the OS's cost, not the
-//!   engine's: read beside the time per event, they tell the two apart;
+//!   engine's: read beside the time per event, they tell the two apart (and, last, an extra
+//!   figure with glibc's allocator told to keep freed memory: the growth without that cost);
 //! - `Trace::state_at` at many cursors of a long trace.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -331,4 +332,53 @@ fn main() {
     if chosen("seek") {
         seeking();
     }
+    // Last: it changes the allocator for the rest of the process.
+    if sections.iter().any(|(name, _)| chosen(name)) && keep_memory_warm() {
+        println!("\nAn extra figure, not the growth above: building the trace with the allocator kept warm (glibc mallopt: freed memory stays in the process and large blocks come from its heap, so a run reuses pages rather than faulting fresh ones in)");
+        for (name, scenario_at) in sections {
+            if chosen(name) {
+                warm_growth(name, scenario_at);
+            }
+        }
+    }
+}
+
+/// The traced time per event at the smallest and largest size, and its growth, as `growth`
+/// measures it, after `keep_memory_warm`.
+fn warm_growth(name: &str, scenario_at: fn(u32) -> Scenario) {
+    let ends = [SIZES[0], SIZES[SIZES.len() - 1]];
+    let [small, large] = ends.map(|records| measure(&scenario_at(records)));
+    let faults = |per_event: Option<f64>| per_event.map_or("-".to_string(), |f| format!("{f:.3}"));
+    println!(
+        "  {name}: {:.0} ns/event ({} faults/ev) at {} records, {:.0} ns/event ({} faults/ev) at {}: {:.2}x",
+        1e9 / small.traced_per_second,
+        faults(small.traced_faults),
+        ends[0],
+        1e9 / large.traced_per_second,
+        faults(large.traced_faults),
+        ends[1],
+        small.traced_per_second / large.traced_per_second,
+    );
+}
+
+/// Keeps freed memory in the process from now on: no trimming of the heap, and blocks up to
+/// glibc's largest threshold (32 MiB) from the heap rather than their own mapping, so a freed
+/// trace's pages are reused, not returned to the OS and faulted in again. True if glibc took
+/// both settings.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn keep_memory_warm() -> bool {
+    extern "C" {
+        fn mallopt(param: i32, value: i32) -> i32;
+    }
+    const M_TRIM_THRESHOLD: i32 = -1;
+    const M_MMAP_THRESHOLD: i32 = -3;
+    // SAFETY: glibc's mallopt takes any values and says with 0 that it refused them; both
+    // settings are documented in mallopt(3).
+    unsafe { mallopt(M_TRIM_THRESHOLD, i32::MAX) == 1 && mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 }
+}
+
+/// Another allocator: no such setting, and no extra figure.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn keep_memory_warm() -> bool {
+    false
 }
