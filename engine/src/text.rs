@@ -8,90 +8,38 @@
 //! It reads, compares, orders, hashes and serializes exactly as the `str` it holds, so a trace's
 //! JSON and a state's fingerprint are the same as with `String`.
 //!
-//! It is one pointer wide, where an `Rc<str>` is two (a pointer and a length): the count and the
-//! length sit in front of the bytes, in the text's one allocation. Events, messages, changes and
-//! rows hold a dozen texts between them for every event a trace keeps, so this halves the bytes
-//! they spend on texts (`make bench` prints the trace's bytes per event).
+//! It is one pointer wide, where an `Rc<str>` is two (a pointer and a length): an
+//! [`arcstr::ArcStr`] keeps its count and length in front of the bytes, in the text's one
+//! allocation. Events, messages, changes and rows hold a dozen texts between them for every
+//! event a trace keeps, so this halves the bytes they spend on texts (`make bench` prints the
+//! trace's bytes per event). Its count is atomic; in the browser (WebAssembly without threads)
+//! an atomic count is a plain one.
 
-use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::borrow::Borrow;
-use std::cell::Cell;
 use std::fmt;
 use std::ops::Deref;
-use std::ptr::NonNull;
 
+use arcstr::ArcStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An immutable text whose copies share their bytes.
-///
-/// Neither `Send` nor `Sync` (its count is a plain `Cell`, as an `Rc`'s is): a text lives on the
-/// thread that made it.
-pub struct Text(NonNull<Header>);
-
-/// The start of a text's allocation; the text's bytes follow it.
-#[repr(C)]
-struct Header {
-    /// The copies alive; the last one to go frees the allocation.
-    count: Cell<usize>,
-    /// The bytes that follow, valid UTF-8.
-    len: usize,
-}
-
-/// Where the bytes start: right after the header (bytes need no alignment).
-const BYTES_AT: usize = std::mem::size_of::<Header>();
+#[derive(Clone)]
+pub struct Text(ArcStr);
 
 impl Text {
-    /// The allocation of a text of `len` bytes.
-    fn layout(len: usize) -> Layout {
-        let bytes = Layout::array::<u8>(len).expect("a text fits in memory");
-        let (layout, at) = Layout::new::<Header>()
-            .extend(bytes)
-            .expect("a text fits in memory");
-        debug_assert_eq!(at, BYTES_AT);
-        layout.pad_to_align()
-    }
-
-    fn header(&self) -> &Header {
-        // SAFETY: `self.0` points at a header written by `Text::new` and not freed while any copy
-        // (this one included) is alive.
-        unsafe { self.0.as_ref() }
-    }
-
-    /// A new text holding a copy of `text`, its count at one.
+    /// A new text holding a copy of `text`.
     fn new(text: &str) -> Text {
-        let layout = Text::layout(text.len());
-        // SAFETY: the layout's size is at least the header's, never zero.
-        let start = unsafe { alloc(layout) };
-        let Some(header) = NonNull::new(start.cast::<Header>()) else {
-            handle_alloc_error(layout)
-        };
-        // SAFETY: the allocation holds a header (aligned for it, as the layout says) and then
-        // `text.len()` bytes at `BYTES_AT`; nothing else refers to it yet.
-        unsafe {
-            header.as_ptr().write(Header {
-                count: Cell::new(1),
-                len: text.len(),
-            });
-            let bytes = start.add(BYTES_AT);
-            std::ptr::copy_nonoverlapping(text.as_ptr(), bytes, text.len());
-        }
-        Text(header)
+        Text(ArcStr::from(text))
     }
 
     /// The text, borrowed.
     pub fn as_str(&self) -> &str {
-        let len = self.header().len;
-        // SAFETY: `Text::new` copied `len` bytes of a `str` (valid UTF-8) right after the header,
-        // and never changes them; they live as long as this copy.
-        unsafe {
-            let bytes = self.0.as_ptr().cast::<u8>().add(BYTES_AT);
-            std::str::from_utf8_unchecked(std::slice::from_raw_parts(bytes, len))
-        }
+        self.0.as_str()
     }
 
     /// Whether the two are copies of one text.
     fn same(&self, other: &Text) -> bool {
-        self.0 == other.0
+        ArcStr::ptr_eq(&self.0, &other.0)
     }
 
     /// A fixed word of the code (a result, a sink, a stage): made once per thread and shared
@@ -119,37 +67,6 @@ impl Text {
     }
 }
 
-impl Clone for Text {
-    fn clone(&self) -> Text {
-        let count = &self.header().count;
-        // More copies than addresses cannot exist; a wrapped count would free a live text.
-        let Some(more) = count.get().checked_add(1) else {
-            std::process::abort()
-        };
-        count.set(more);
-        Text(self.0)
-    }
-}
-
-impl Drop for Text {
-    fn drop(&mut self) {
-        let header = self.header();
-        let left = header.count.get() - 1;
-        if left > 0 {
-            header.count.set(left);
-            return;
-        }
-        let layout = Text::layout(header.len);
-        // SAFETY: this was the last copy: nothing refers to the allocation, made by `Text::new`
-        // with this very layout (the length never changes).
-        unsafe { dealloc(self.0.as_ptr().cast::<u8>(), layout) }
-    }
-}
-
-/// As an `Rc<str>`: a panic never leaves a count half changed.
-impl std::panic::UnwindSafe for Text {}
-impl std::panic::RefUnwindSafe for Text {}
-
 impl Eq for Text {}
 
 /// As the `str`, so equal texts (equal bytes, whatever their pointers) hash alike.
@@ -162,10 +79,7 @@ impl std::hash::Hash for Text {
 /// The empty text, shared: an outcome that will never be shown holds one, at no allocation.
 impl Default for Text {
     fn default() -> Text {
-        thread_local! {
-            static EMPTY: Text = Text::new("");
-        }
-        EMPTY.with(Text::clone)
+        Text(ArcStr::new())
     }
 }
 
@@ -345,7 +259,7 @@ mod tests {
     }
 
     /// One pointer wide (as an `Option` too), and its copies share one allocation that the
-    /// last copy frees: copies made and dropped in any order read the text until the last.
+    /// last copy frees (Miri-checked in `arcstr`'s own suite): copies made and dropped in any order read the text until the last.
     #[test]
     fn a_text_is_one_pointer_and_its_copies_share_it() {
         assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<usize>());
@@ -367,7 +281,8 @@ mod tests {
             }
             let fresh = Text::from(word.to_string());
             assert_eq!(fresh, Text::from(word), "equal bytes, two allocations");
-            assert!(!fresh.same(&Text::from(word)));
+            // The empty text is the one shared empty text, however it is made.
+            assert_eq!(fresh.same(&Text::from(word)), word.is_empty());
         }
         assert_eq!(Text::default(), "");
         assert!(Text::default().same(&Text::default()));
