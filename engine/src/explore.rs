@@ -210,29 +210,50 @@ impl Summary {
 ///
 /// A state's key is a hash, so its place in a hash table is random: a cache miss, the search's
 /// main cost, dearer the larger the table (more of it out of the caches, and more pages than
-/// the processor keeps addresses for). So the table proper is small: open addressing (linear
-/// probing) over 8-byte slots, eight to a cache line, each the high half of a key and the
-/// position of its entry. The entries, `[key, word]`, lie apart in the order the states were
-/// met: a new state's entry is written at the end of the list, and its summary, when the
-/// search leaves it, near the end (most states are left soon after they are met), so the list
-/// costs few misses however long it grows. A probe reads one line of the table, most of the
-/// time; the entry is read only where the high half matches, which for a new state is
-/// almost never. Most states break nothing below them: their word is their number of
+/// the processor keeps addresses for), and paid one state after another, as each decides
+/// whether the search goes deeper. So the memo asks the table as little as it can:
+/// - The entries, `[key, word]`, lie in the order the states were met: a new state's entry is
+///   written at the end of the list, and its summary, when the search leaves it, near the end
+///   (most states are left soon after they are met), so the list costs few misses however long
+///   it grows.
+/// - A filter of two bits a key, sixteen bits a state (small enough to stay in the caches),
+///   says for most new states that they were never met, without reading the table.
+/// - The table proper (open addressing, linear probing, 8-byte slots: a key's high half and
+///   its entry's position) learns new entries a batch at a time: the batch's reads do not wait
+///   on one another, so their misses overlap. Until then the batch is searched in the list.
+///
+/// Only a state the filter does not rule out (one met before, or one in fifty of the others)
+/// reads the table. Most states break nothing below them: their word is their number of
 /// schedules; the others' word points into a list kept apart with their eight best ways to a
 /// violation.
 struct Memo {
     /// By slot: the key's high half above the entry's position, or `VACANT`. A power of two
-    /// long; at most half taken, so a probe is short.
+    /// long; at most half taken, so a probe is short. Holds `entries[..filed]`.
     slots: Vec<u64>,
     /// `[key, word]` of every state met, in the order met; a state's position here is its
     /// place for good (the table may grow and move its slot, never its entry).
     entries: Vec<[u64; 2]>,
+    /// The entries in the table; the others, fewer than `BATCH`, wait for the next batch.
+    filed: usize,
+    /// Two bits set in one word for every key met (see `filter_bits`): a key whose two bits
+    /// are not both set was never met. A power of two long.
+    filter: Vec<u64>,
     /// The summaries of the states some property breaks below (or with more schedules than a
     /// word holds beside its flag), with their schedules.
     bests: Vec<(u64, [Option<Best>; 8])>,
     /// States closed, each key counted once.
     closed: u64,
 }
+
+/// New entries the table learns at once.
+const BATCH: usize = 64;
+
+/// Filter bits per state met: two of them set per key, so about one new state in fifty finds
+/// both set by other keys and reads the table for nothing.
+const FILTER_BITS_PER_STATE: usize = 16;
+
+/// Filter words of a new memo (its slots' worth of states).
+const FILTER_WORDS_INITIAL: usize = SLOTS_INITIAL / 2 * FILTER_BITS_PER_STATE / 64;
 
 /// A vacant slot: its position half names no entry (the memo holds fewer than 2^32 - 1).
 const VACANT: u64 = u64::MAX;
@@ -259,6 +280,14 @@ fn vacant_slots(length: usize) -> Vec<u64> {
     slots.clear();
     slots.resize(length, VACANT);
     slots
+}
+
+/// A filter of `words` words, no bit set.
+fn empty_filter(words: usize) -> Vec<u64> {
+    let mut filter = spare(&SPARE_FILTERS, words);
+    filter.clear();
+    filter.resize(words, 0);
+    filter
 }
 
 /// The spare in `spares` of the least capacity at least `length`, or a new vector of that
@@ -301,6 +330,9 @@ thread_local! {
     /// anyway (WebAssembly memory never shrinks).
     static SPARE_TABLES: std::cell::RefCell<Vec<Vec<u64>>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// Filters no longer used, for the next ones (as the tables are kept).
+    static SPARE_FILTERS: std::cell::RefCell<Vec<Vec<u64>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
     /// A memo's list of entries no longer used, for the next memo's (as the tables are kept).
     static SPARE_ENTRIES: std::cell::RefCell<Vec<Vec<[u64; 2]>>> =
         const { std::cell::RefCell::new(Vec::new()) };
@@ -317,6 +349,7 @@ impl Drop for Memo {
             SPARE_TABLES_MAX,
         );
         keep_spare(&SPARE_ENTRIES, std::mem::take(&mut self.entries), 1);
+        keep_spare(&SPARE_FILTERS, std::mem::take(&mut self.filter), 2);
     }
 }
 
@@ -335,26 +368,40 @@ impl Default for Memo {
         Memo {
             slots: vacant_slots(SLOTS_INITIAL),
             entries,
+            filed: 0,
+            filter: empty_filter(FILTER_WORDS_INITIAL),
             bests: Vec::new(),
             closed: 0,
         }
     }
 }
 
+/// The filter word of `key` and its two bits there. The word is chosen by the key's high bits
+/// and the bits by its low ones (the keys are hashes already).
+#[inline(always)]
+fn filter_bits(key: u64, words: usize) -> (usize, u64) {
+    let word = (key >> 32) as usize & (words - 1);
+    (word, 1 << (key & 63) | 1 << (key >> 6 & 63))
+}
+
 impl Memo {
     /// The summary of state `key` if it was explored before; else gives it an entry.
     fn meet(&mut self, key: u64) -> Met {
-        let place = match self.find(key) {
-            Ok(entry) => return self.known(entry),
-            Err(place) => place,
-        };
+        let (word, bits) = filter_bits(key, self.filter.len());
+        if self.filter[word] & bits == bits {
+            if let Some(entry) = self.entry(key) {
+                return self.known(entry);
+            }
+        }
+        self.filter[word] |= bits;
         let entry = self.entries.len();
         assert!(entry < VACANT as u32 as usize, "a slot names fewer entries");
         self.entries.push([key, OPEN]);
-        self.slots[place] = slot(key, entry);
-        // Only a new state grows the table; entries never move, so no place kept goes stale.
-        if 2 * self.entries.len() > self.slots.len() {
-            self.grow();
+        if self.entries.len() - self.filed >= BATCH {
+            self.file();
+        }
+        if self.entries.len() * FILTER_BITS_PER_STATE > self.filter.len() * 64 {
+            self.grow_filter();
         }
         Met::New(entry as u32)
     }
@@ -374,7 +421,18 @@ impl Memo {
         }
     }
 
-    /// The entry of `key`, or the vacant slot where it would go.
+    /// The entry of `key`, if it was met: among those waiting, then in the table.
+    fn entry(&self, key: u64) -> Option<usize> {
+        let waiting = self.entries[self.filed..]
+            .iter()
+            .position(|entry| entry[0] == key);
+        match waiting {
+            Some(position) => Some(self.filed + position),
+            None => self.find(key).ok(),
+        }
+    }
+
+    /// The entry of `key` in the table, or the vacant slot where it would go.
     #[inline(always)]
     fn find(&self, key: u64) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
@@ -396,13 +454,17 @@ impl Memo {
         }
     }
 
-    /// Doubles the table, every entry placed again in the larger one.
-    fn grow(&mut self) {
-        let length = 2 * self.slots.len();
-        let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
-        keep_spare(&SPARE_TABLES, slots, SPARE_TABLES_MAX);
-        let mask = length - 1;
-        for (entry, &[key, _]) in self.entries.iter().enumerate() {
+    /// Puts the waiting entries in the table (doubling it first if they would fill more than
+    /// half). One entry's probe does not wait on the others', so their misses overlap.
+    fn file(&mut self) {
+        if 2 * self.entries.len() > self.slots.len() {
+            let length = 2 * self.slots.len();
+            let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
+            keep_spare(&SPARE_TABLES, slots, SPARE_TABLES_MAX);
+            self.filed = 0;
+        }
+        let mask = self.slots.len() - 1;
+        for (entry, &[key, _]) in self.entries.iter().enumerate().skip(self.filed) {
             // Every key is distinct, so its place is the first vacant slot from its own.
             let mut place = key as usize & mask;
             while self.slots[place] != VACANT {
@@ -410,11 +472,27 @@ impl Memo {
             }
             self.slots[place] = slot(key, entry);
         }
+        self.filed = self.entries.len();
+    }
+
+    /// Doubles the filter, every key's bits set again.
+    fn grow_filter(&mut self) {
+        let filter = empty_filter(2 * self.filter.len());
+        keep_spare(
+            &SPARE_FILTERS,
+            std::mem::replace(&mut self.filter, filter),
+            2,
+        );
+        let words = self.filter.len();
+        for &[key, _] in &self.entries {
+            let (word, bits) = filter_bits(key, words);
+            self.filter[word] |= bits;
+        }
     }
 
     /// The summary of state `key`, if it was fully explored.
     fn get(&self, key: u64) -> Option<Summary> {
-        let entry = self.find(key).ok()?;
+        let entry = self.entry(key)?;
         match self.entries[entry][1] {
             OPEN => None,
             word if word & IN_BESTS != 0 => {
@@ -774,12 +852,14 @@ impl Explorer {
     }
 
     /// Opens the frame `expand` wrote, for the state at `place` in the memo: the path's new top.
+    #[inline(always)]
     fn enter(&mut self, place: u32) {
         self.stack[self.depth].place = place;
         self.depth += 1;
     }
 
     /// Keeps an engine no longer needed for `branch` (a few: the search needs one at a time).
+    #[inline(always)]
     fn recycle(&mut self, engine: Box<Engine>) {
         if self.spare_engines.len() < SPARE_ENGINES_MAX {
             self.spare_engines.push(engine);
@@ -892,6 +972,7 @@ impl Explorer {
 
 impl Used {
     /// Whether the worker that stepped last is among those that can step now (`choices`).
+    #[inline(always)]
     fn last_ready(&self, choices: &[Choice]) -> bool {
         self.last
             .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)))
@@ -899,11 +980,13 @@ impl Used {
 
     /// Whether `choice` costs a preemption: with several workers, the one that stepped last is
     /// still ready (`last_ready`) and another steps.
+    #[inline(always)]
     fn preempts(&self, several: bool, last_ready: bool, choice: &Choice) -> bool {
         several && last_ready && choice.worker.is_some() && choice.worker != self.last
     }
 
     /// The budgets used once `choice` is taken.
+    #[inline(always)]
     fn after(self, several: bool, last_ready: bool, choice: &Choice) -> Used {
         Used {
             faults: self.faults + u32::from(choice.fault.is_some()),
@@ -937,12 +1020,17 @@ fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
 }
 
 /// Adds one child's schedules and violations (`below`, when any property breaks below it) to
-/// its parent's summary.
+/// its parent's summary. Inline: most children break nothing, and that case is two lines.
+#[inline(always)]
 fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Option<Best>; 8]>) {
     parent.schedules = parent.schedules.saturating_add(schedules);
-    if child.broke_mask == 0 && below.is_none() {
-        return;
+    if child.broke_mask != 0 || below.is_some() {
+        fold_violations(parent, child, below);
     }
+}
+
+/// `fold`'s part for a child some property breaks at or below.
+fn fold_violations(parent: &mut Summary, child: &Child, below: Option<&[Option<Best>; 8]>) {
     if !parent.breaks {
         parent.breaks = true;
         parent.best = [None; 8];
@@ -972,6 +1060,7 @@ fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Opt
     }
 }
 
+#[inline(always)]
 fn node_key(engine_hash: u64, used: Used) -> u64 {
     // The budgets used, in one word: each field has room (faults at most `FAULTS_MAX`, a worker
     // index below 64, preemptions below 2^32), so the word stands for them exactly.
