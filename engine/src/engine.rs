@@ -465,11 +465,9 @@ impl Engine {
         let before = self.broken_mask;
         let stepped = self.step_inner(false);
         let forced = self.forced.take();
-        // Tested in place: `stepped?` would move the whole (empty) event to test it, a copy
-        // of over a kilobyte per step in the size-optimised wasm build.
-        if stepped.is_none() {
-            return None;
-        }
+        // Tested by reference: `stepped?` would move the whole (empty) event to test it, a
+        // copy of over a kilobyte per step in the size-optimised wasm build.
+        stepped.as_ref()?;
         Some(Stepped {
             event: self.events,
             point: forced.and_then(|forced| forced.point),
