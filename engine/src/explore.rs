@@ -222,7 +222,7 @@ impl Summary {
 ///   its entry's position) learns new entries a batch at a time: the batch's reads do not wait
 ///   on one another, so their misses overlap. Until then the batch is searched in the list.
 ///
-/// Only a state the filter does not rule out (one met before, or one in fifty of the others)
+/// Only a state the filter does not rule out (one met before, or one in seventy of the others)
 /// reads the table. Most states break nothing below them: their word is their number of
 /// schedules; the others' word points into a list kept apart with their eight best ways to a
 /// violation.
@@ -248,8 +248,8 @@ struct Memo {
 /// New entries the table learns at once.
 const BATCH: usize = 64;
 
-/// Filter bits per state met: two of them set per key, so about one new state in fifty finds
-/// both set by other keys and reads the table for nothing.
+/// Filter bits per state met, at least: two of them set per key, so at most one new state in
+/// seventy finds both set by other keys and reads the table for nothing.
 const FILTER_BITS_PER_STATE: usize = 16;
 
 /// Filter words of a new memo (its slots' worth of states).
