@@ -19,13 +19,14 @@
 //! a state branches: its last successor steps it in place, so a path of single choices (most of
 //! the search, once the budgets are spent) copies nothing.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use serde::Serialize;
 
 use crate::engine::{Choice, Engine, Stepped};
 use crate::error::ScenarioError;
 use crate::fault::{FaultKind, FaultRule};
+use crate::fingerprint::Fingerprint;
 use crate::invariant::Invariant;
 use crate::scenario::{Scenario, Schedule};
 use crate::world::{JobRow, World};
@@ -207,30 +208,55 @@ impl Summary {
 
 /// Every state met, by key, and the summary of each fully explored one.
 ///
-/// A state's key is a hash, so its place in the table is random: a cache miss, the search's
-/// main cost. The table is open addressing (linear probing) over one array of 16-byte slots,
-/// four to a cache line: the key, and one word for the summary. A probe reads one line, most
-/// of the time, whether the state is new or known, and a new state's slot is written on the
-/// line just read. Most states break nothing below them: their word is their number of
+/// A state's key is a hash, so its place in a hash table is random: a cache miss, the search's
+/// main cost, dearer the larger the table (more of it out of the caches, and more pages than
+/// the processor keeps addresses for), and paid one state after another, as each decides
+/// whether the search goes deeper. So the memo asks the table as little as it can:
+/// - The entries, `[key, word]`, lie in the order the states were met: a new state's entry is
+///   written at the end of the list, and its summary, when the search leaves it, near the end
+///   (most states are left soon after they are met), so the list costs few misses however long
+///   it grows.
+/// - A filter of two bits a key, sixteen bits a state (small enough to stay in the caches),
+///   says for most new states that they were never met, without reading the table.
+/// - The table proper (open addressing, linear probing, 8-byte slots: a key's high half and
+///   its entry's position) learns new entries a batch at a time: the batch's reads do not wait
+///   on one another, so their misses overlap. Until then the batch is searched in the list.
+///
+/// Only a state the filter does not rule out (one met before, or one in seventy of the others)
+/// reads the table. Most states break nothing below them: their word is their number of
 /// schedules; the others' word points into a list kept apart with their eight best ways to a
 /// violation.
 struct Memo {
-    /// By slot: `[key, word]`, key `VACANT` for a vacant slot. A power of two long; at most
-    /// half taken, so a probe is short.
-    slots: Vec<[u64; 2]>,
-    /// Slots taken.
-    taken: usize,
+    /// By slot: the key's high half above the entry's position, or `VACANT`. A power of two
+    /// long; at most half taken, so a probe is short. Holds `entries[..filed]`.
+    slots: Vec<u64>,
+    /// `[key, word]` of every state met, in the order met; a state's position here is its
+    /// place for good (the table may grow and move its slot, never its entry).
+    entries: Vec<[u64; 2]>,
+    /// The entries in the table; the others, fewer than `BATCH`, wait for the next batch.
+    filed: usize,
+    /// Two bits set in one word for every key met (see `filter_bits`): a key whose two bits
+    /// are not both set was never met. A power of two long.
+    filter: Vec<u64>,
     /// The summaries of the states some property breaks below (or with more schedules than a
     /// word holds beside its flag), with their schedules.
     bests: Vec<(u64, [Option<Best>; 8])>,
     /// States closed, each key counted once.
     closed: u64,
-    /// Times the table grew: each growth moves every slot, so a place kept from before is stale.
-    growths: u32,
 }
 
-/// The key of a vacant slot; `node_key` never gives it.
-const VACANT: u64 = 0;
+/// New entries the table learns at once.
+const BATCH: usize = 64;
+
+/// Filter bits per state met, at least: two of them set per key, so at most one new state in
+/// seventy finds both set by other keys and reads the table for nothing.
+const FILTER_BITS_PER_STATE: usize = 16;
+
+/// Filter words of a new memo (its slots' worth of states).
+const FILTER_WORDS_INITIAL: usize = SLOTS_INITIAL / 2 * FILTER_BITS_PER_STATE / 64;
+
+/// A vacant slot: its position half names no entry (the memo holds fewer than 2^32 - 1).
+const VACANT: u64 = u64::MAX;
 
 /// The word of a state being explored.
 const OPEN: u64 = u64::MAX;
@@ -239,7 +265,7 @@ const OPEN: u64 = u64::MAX;
 const IN_BESTS: u64 = 1 << 63;
 
 /// Slots of a new memo: enough for a small lesson's search without growing.
-const SLOTS_INITIAL: usize = 1 << 12;
+const SLOTS_INITIAL: usize = 1 << 13;
 
 /// A table of `length` vacant slots, every page of it written now.
 ///
@@ -248,27 +274,48 @@ const SLOTS_INITIAL: usize = 1 << 12;
 /// a table twice the size of the last at every growth, and a new one for every exploration. A
 /// fresh table is written at once too: a zeroed allocation would be mapped twice, to a shared
 /// page of zeros when a probe reads it, then to a page of its own at the first write. (The
-/// word written, `OPEN`, keeps the compiler from turning the writes into a zeroed allocation.)
-fn vacant_slots(length: usize) -> Vec<[u64; 2]> {
-    let spare = SPARE_TABLES.with_borrow_mut(|spares| {
+/// word written, `VACANT`, keeps the compiler from turning the writes into a zeroed allocation.)
+fn vacant_slots(length: usize) -> Vec<u64> {
+    let mut slots = spare(&SPARE_TABLES, length);
+    slots.clear();
+    slots.resize(length, VACANT);
+    slots
+}
+
+/// A filter of `words` words, no bit set.
+fn empty_filter(words: usize) -> Vec<u64> {
+    let mut filter = spare(&SPARE_FILTERS, words);
+    filter.clear();
+    filter.resize(words, 0);
+    filter
+}
+
+/// The spare in `spares` of the least capacity at least `length`, or a new vector of that
+/// capacity.
+fn spare<T>(
+    spares: &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<T>>>>,
+    length: usize,
+) -> Vec<T> {
+    let spare = spares.with_borrow_mut(|spares| {
         let fitting = (0..spares.len())
             .filter(|&position| spares[position].capacity() >= length)
             .min_by_key(|&position| spares[position].capacity());
         fitting.map(|position| spares.swap_remove(position))
     });
-    let mut slots = spare.unwrap_or_else(|| Vec::with_capacity(length));
-    slots.clear();
-    slots.resize(length, [VACANT, OPEN]);
-    slots
+    spare.unwrap_or_else(|| Vec::with_capacity(length))
 }
 
-/// Keeps a table no longer needed for `vacant_slots`; of the spares, the smallest goes. (A
-/// memo dropped as its thread ends, after the spares, lets its table go.)
-fn keep_spare(table: Vec<[u64; 2]>) {
-    let _ = SPARE_TABLES.try_with(|spares| {
+/// Keeps a vector no longer needed in `spares`; past `most` spares, the smallest goes. (A memo
+/// dropped as its thread ends, after the spares, lets its memory go.)
+fn keep_spare<T>(
+    spares: &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<T>>>>,
+    vector: Vec<T>,
+    most: usize,
+) {
+    let _ = spares.try_with(|spares| {
         let mut spares = spares.borrow_mut();
-        spares.push(table);
-        if spares.len() > SPARE_TABLES_MAX {
+        spares.push(vector);
+        if spares.len() > most {
             let smallest = (0..spares.len())
                 .min_by_key(|&position| spares[position].capacity())
                 .expect("more than none");
@@ -281,7 +328,13 @@ thread_local! {
     /// Memo tables no longer used, for the next ones (see `vacant_slots`). The memory of the
     /// largest exploration so far stays with the thread, as a browser tab's memory would
     /// anyway (WebAssembly memory never shrinks).
-    static SPARE_TABLES: std::cell::RefCell<Vec<Vec<[u64; 2]>>> =
+    static SPARE_TABLES: std::cell::RefCell<Vec<Vec<u64>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// Filters no longer used, for the next ones (as the tables are kept).
+    static SPARE_FILTERS: std::cell::RefCell<Vec<Vec<u64>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// A memo's list of entries no longer used, for the next memo's (as the tables are kept).
+    static SPARE_ENTRIES: std::cell::RefCell<Vec<Vec<[u64; 2]>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -290,7 +343,13 @@ const SPARE_TABLES_MAX: usize = 2;
 
 impl Drop for Memo {
     fn drop(&mut self) {
-        keep_spare(std::mem::take(&mut self.slots));
+        keep_spare(
+            &SPARE_TABLES,
+            std::mem::take(&mut self.slots),
+            SPARE_TABLES_MAX,
+        );
+        keep_spare(&SPARE_ENTRIES, std::mem::take(&mut self.entries), 1);
+        keep_spare(&SPARE_FILTERS, std::mem::take(&mut self.filter), 2);
     }
 }
 
@@ -298,41 +357,62 @@ impl Drop for Memo {
 enum Met {
     /// Explored before: its schedules, and its position in `Memo::bests` if it has one there.
     Known(u64, Option<u32>),
-    /// New: to be explored, its summary then written at this place.
+    /// New: to be explored, its summary then written at this entry.
     New(u32),
 }
 
 impl Default for Memo {
     fn default() -> Self {
+        let mut entries = spare(&SPARE_ENTRIES, 0);
+        entries.clear();
         Memo {
             slots: vacant_slots(SLOTS_INITIAL),
-            taken: 0,
+            entries,
+            filed: 0,
+            filter: empty_filter(FILTER_WORDS_INITIAL),
             bests: Vec::new(),
             closed: 0,
-            growths: 0,
         }
     }
 }
 
+/// The filter word of `key` and its two bits there. The word is chosen by the key's high bits
+/// and the bits by its low ones (the keys are hashes already).
+#[inline(always)]
+fn filter_bits(key: u64, words: usize) -> (usize, u64) {
+    let word = (key >> 32) as usize & (words - 1);
+    (word, 1 << (key & 63) | 1 << (key >> 6 & 63))
+}
+
 impl Memo {
-    /// The summary of state `key` if it was explored before; else reserves its place.
+    /// The summary of state `key` if it was explored before; else gives it an entry.
     fn meet(&mut self, key: u64) -> Met {
-        let (mut place, found) = self.find(key);
-        if !found {
-            // Only a new state grows the table, so a known one leaves every place as it was.
-            if 2 * (self.taken + 1) > self.slots.len() {
-                self.grow();
-                place = self.find(key).0;
+        let (word, bits) = filter_bits(key, self.filter.len());
+        if self.filter[word] & bits == bits {
+            if let Some(entry) = self.entry(key) {
+                return self.known(entry);
             }
-            self.slots[place] = [key, OPEN];
-            self.taken += 1;
-            return Met::New(place as u32);
         }
-        match self.slots[place][1] {
+        self.filter[word] |= bits;
+        let entry = self.entries.len();
+        assert!(entry < VACANT as u32 as usize, "a slot names fewer entries");
+        self.entries.push([key, OPEN]);
+        if self.entries.len() - self.filed >= BATCH {
+            self.file();
+        }
+        if self.entries.len() * FILTER_BITS_PER_STATE > self.filter.len() * 64 {
+            self.grow_filter();
+        }
+        Met::New(entry as u32)
+    }
+
+    /// What the memo holds at `entry`, met again.
+    fn known(&self, entry: usize) -> Met {
+        match self.entries[entry][1] {
             // A state is never met again while it is open (each event moves the event count
             // in its key on), but should two keys ever coincide it is explored again, as a
             // state never met would be.
-            OPEN => Met::New(place as u32),
+            OPEN => Met::New(entry as u32),
             word if word & IN_BESTS != 0 => {
                 let position = (word & !IN_BESTS) as u32;
                 Met::Known(self.bests[position as usize].0, Some(position))
@@ -341,49 +421,81 @@ impl Memo {
         }
     }
 
-    /// The slot holding `key` and true, or the vacant slot where it would go and false.
+    /// The entry of `key`, if it was met: among those waiting, then in the table.
+    fn entry(&self, key: u64) -> Option<usize> {
+        let waiting = self.entries[self.filed..]
+            .iter()
+            .position(|entry| entry[0] == key);
+        match waiting {
+            Some(position) => Some(self.filed + position),
+            None => self.find(key).ok(),
+        }
+    }
+
+    /// The entry of `key` in the table, or the vacant slot where it would go.
     #[inline(always)]
-    fn find(&self, key: u64) -> (usize, bool) {
-        debug_assert_ne!(key, VACANT, "node_key never gives the vacant key");
+    fn find(&self, key: u64) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;
+        let high = key >> 32;
         // The keys are hashes already: their low bits place them.
         let mut place = key as usize & mask;
         loop {
-            match self.slots[place][0] {
-                VACANT => return (place, false),
-                taken if taken == key => return (place, true),
-                _ => place = (place + 1) & mask,
+            match self.slots[place] {
+                VACANT => return Err(place),
+                taken if taken >> 32 == high => {
+                    let entry = (taken & 0xffff_ffff) as usize;
+                    if self.entries[entry][0] == key {
+                        return Ok(entry);
+                    }
+                }
+                _ => {}
             }
+            place = (place + 1) & mask;
         }
     }
 
-    /// Doubles the table, every slot moving to its place in the larger one.
-    fn grow(&mut self) {
-        let length = 2 * self.slots.len();
-        let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
-        for &slot in &slots {
-            if slot[0] != VACANT {
-                let (place, _) = self.find(slot[0]);
-                self.slots[place] = slot;
-            }
+    /// Puts the waiting entries in the table (doubling it first if they would fill more than
+    /// half). One entry's probe does not wait on the others', so their misses overlap.
+    fn file(&mut self) {
+        if 2 * self.entries.len() > self.slots.len() {
+            let length = 2 * self.slots.len();
+            let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
+            keep_spare(&SPARE_TABLES, slots, SPARE_TABLES_MAX);
+            self.filed = 0;
         }
-        keep_spare(slots);
-        self.growths += 1;
+        let mask = self.slots.len() - 1;
+        for (entry, &[key, _]) in self.entries.iter().enumerate().skip(self.filed) {
+            // Every key is distinct, so its place is the first vacant slot from its own.
+            let mut place = key as usize & mask;
+            while self.slots[place] != VACANT {
+                place = (place + 1) & mask;
+            }
+            self.slots[place] = slot(key, entry);
+        }
+        self.filed = self.entries.len();
     }
 
-    /// The place of state `key`, met before.
-    fn place(&self, key: u64) -> u32 {
-        let (place, found) = self.find(key);
-        debug_assert!(found, "a state met before");
-        place as u32
+    /// Doubles the filter, every key's bits set again.
+    fn grow_filter(&mut self) {
+        let filter = empty_filter(2 * self.filter.len());
+        keep_spare(
+            &SPARE_FILTERS,
+            std::mem::replace(&mut self.filter, filter),
+            2,
+        );
+        let words = self.filter.len();
+        for &[key, _] in &self.entries {
+            let (word, bits) = filter_bits(key, words);
+            self.filter[word] |= bits;
+        }
     }
 
     /// The summary of state `key`, if it was fully explored.
     fn get(&self, key: u64) -> Option<Summary> {
-        let (place, found) = self.find(key);
-        match (found, self.slots[place][1]) {
-            (false, _) | (true, OPEN) => None,
-            (true, word) if word & IN_BESTS != 0 => {
+        let entry = self.entry(key)?;
+        match self.entries[entry][1] {
+            OPEN => None,
+            word if word & IN_BESTS != 0 => {
                 let (schedules, best) = self.bests[(word & !IN_BESTS) as usize];
                 Some(Summary {
                     schedules,
@@ -391,15 +503,15 @@ impl Memo {
                     best,
                 })
             }
-            (true, schedules) => Some(Summary {
+            schedules => Some(Summary {
                 schedules,
                 ..Summary::EMPTY
             }),
         }
     }
 
-    /// Writes the summary of the state at `place`, now fully explored.
-    fn close(&mut self, place: u32, summary: &Summary) {
+    /// Writes the summary of the state at `entry`, now fully explored.
+    fn close(&mut self, entry: u32, summary: &Summary) {
         let word = match summary.breaks || summary.schedules >= IN_BESTS {
             true => {
                 let best = match summary.breaks {
@@ -411,10 +523,16 @@ impl Memo {
             }
             false => summary.schedules,
         };
-        let slot = &mut self.slots[place as usize];
-        self.closed += u64::from(slot[1] == OPEN);
-        slot[1] = word;
+        let stored = &mut self.entries[entry as usize][1];
+        self.closed += u64::from(*stored == OPEN);
+        *stored = word;
     }
+}
+
+/// The slot of `key` whose entry is at `entry`.
+#[inline(always)]
+fn slot(key: u64, entry: usize) -> u64 {
+    (key >> 32) << 32 | entry as u64
 }
 
 /// A successor being explored below its parent: what folding its summary into the parent's
@@ -433,7 +551,7 @@ struct Child {
 #[derive(Default)]
 struct Frame {
     key: u64,
-    /// The state's place in the memo.
+    /// The state's entry in the memo.
     place: u32,
     used: Used,
     /// The state's engine, until its last successor takes it.
@@ -641,7 +759,6 @@ impl Explorer {
             fault_cost,
             broke_mask: stepped.broke_mask,
         };
-        let growths = self.memo.growths;
         let place = match self.memo.meet(child.key) {
             Met::Known(schedules, position) => {
                 let best = position.map(|position| &self.memo.bests[position as usize].1);
@@ -652,12 +769,6 @@ impl Explorer {
             Met::New(place) => place,
         };
         frame.entered = Some(child);
-        if self.memo.growths != growths {
-            // The table grew and moved every slot: the open states find theirs again.
-            for open in &mut self.stack[..self.depth] {
-                open.place = self.memo.place(open.key);
-            }
-        }
         self.expand(child.key, engine, child_used);
         self.enter(place);
     }
@@ -741,12 +852,14 @@ impl Explorer {
     }
 
     /// Opens the frame `expand` wrote, for the state at `place` in the memo: the path's new top.
+    #[inline(always)]
     fn enter(&mut self, place: u32) {
         self.stack[self.depth].place = place;
         self.depth += 1;
     }
 
     /// Keeps an engine no longer needed for `branch` (a few: the search needs one at a time).
+    #[inline(always)]
     fn recycle(&mut self, engine: Box<Engine>) {
         if self.spare_engines.len() < SPARE_ENGINES_MAX {
             self.spare_engines.push(engine);
@@ -859,6 +972,7 @@ impl Explorer {
 
 impl Used {
     /// Whether the worker that stepped last is among those that can step now (`choices`).
+    #[inline(always)]
     fn last_ready(&self, choices: &[Choice]) -> bool {
         self.last
             .is_some_and(|last| choices.iter().any(|choice| choice.worker == Some(last)))
@@ -866,11 +980,13 @@ impl Used {
 
     /// Whether `choice` costs a preemption: with several workers, the one that stepped last is
     /// still ready (`last_ready`) and another steps.
+    #[inline(always)]
     fn preempts(&self, several: bool, last_ready: bool, choice: &Choice) -> bool {
         several && last_ready && choice.worker.is_some() && choice.worker != self.last
     }
 
     /// The budgets used once `choice` is taken.
+    #[inline(always)]
     fn after(self, several: bool, last_ready: bool, choice: &Choice) -> Used {
         Used {
             faults: self.faults + u32::from(choice.fault.is_some()),
@@ -904,12 +1020,17 @@ fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
 }
 
 /// Adds one child's schedules and violations (`below`, when any property breaks below it) to
-/// its parent's summary.
+/// its parent's summary. Inline: most children break nothing, and that case is two lines.
+#[inline(always)]
 fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Option<Best>; 8]>) {
     parent.schedules = parent.schedules.saturating_add(schedules);
-    if child.broke_mask == 0 && below.is_none() {
-        return;
+    if child.broke_mask != 0 || below.is_some() {
+        fold_violations(parent, child, below);
     }
+}
+
+/// `fold`'s part for a child some property breaks at or below.
+fn fold_violations(parent: &mut Summary, child: &Child, below: Option<&[Option<Best>; 8]>) {
     if !parent.breaks {
         parent.breaks = true;
         parent.best = [None; 8];
@@ -939,6 +1060,7 @@ fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Opt
     }
 }
 
+#[inline(always)]
 fn node_key(engine_hash: u64, used: Used) -> u64 {
     // The budgets used, in one word: each field has room (faults at most `FAULTS_MAX`, a worker
     // index below 64, preemptions below 2^32), so the word stands for them exactly.
@@ -951,12 +1073,7 @@ fn node_key(engine_hash: u64, used: Used) -> u64 {
     // multiplication a transition (a hash over both words took two of the fingerprint's
     // 128-bit ones, four multiplications each in wasm).
     let spread = budgets.wrapping_mul(BUDGETS_SPREAD);
-    match engine_hash ^ spread ^ spread >> 32 {
-        // The memo marks a vacant slot with this key: a state that hashes to it (one in 2^64)
-        // shares another's key, a collision no likelier than any other.
-        VACANT => !VACANT,
-        key => key,
-    }
+    engine_hash ^ spread ^ spread >> 32
 }
 
 /// An odd constant with no structure: the golden ratio's fraction.
@@ -983,7 +1100,7 @@ pub fn fault_phrase(fault: FaultKind) -> &'static str {
 /// Feeds the semantic fields of a world into `hasher`, explicitly (the world's types do not
 /// derive `Hash`). The records go in as the world's running digest (see `World::digest`); the
 /// workers' views are left out: the engine hashes the workers themselves.
-pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
+pub(crate) fn hash_world(world: &World, hasher: &mut Fingerprint) {
     // Small numbers go in two to a word: fewer words to mix, and each pair still stands for its
     // two numbers exactly (a length or a counter never reaches 2^32).
     let pair = |low: usize, high: usize| low as u64 | (high as u64) << 32;
@@ -1007,24 +1124,48 @@ pub(crate) fn hash_world(world: &World, hasher: &mut impl Hasher) {
         pair(world.deepest_calls as usize, flags as usize),
         cancelled,
     ];
-    for word in words {
-        hasher.write_u64(word);
+    for pair in words.chunks_exact(2) {
+        hasher.write_pair(pair[0], pair[1]);
     }
     for request in &world.in_flight {
-        (&request.key, &request.payload, &request.operation).hash(hasher);
-        request.commit_tick.hash(hasher);
+        hasher.write_text(&request.key);
+        hasher.write_text(&request.payload);
+        hasher.write_text(&request.operation);
+        hasher.write_u64(request.commit_tick.into());
     }
 }
 
-/// Feeds one journal row into `hasher`.
-pub(crate) fn hash_job(row: &JobRow, hasher: &mut impl Hasher) {
-    (&row.id, &row.payload, row.status as u8, &row.receipt).hash(hasher);
-    (
-        row.attempts,
-        &row.stages,
-        &row.failed_stage,
-        &row.reason,
-        &row.review,
-    )
-        .hash(hasher);
+/// Feeds one journal row into `hasher`: first one word of its small fields and of which of its
+/// texts are there, so the texts that follow (each with its length) read one way only.
+pub(crate) fn hash_job(row: &JobRow, hasher: &mut Fingerprint) {
+    let review = row.review.as_ref();
+    let present = [
+        row.receipt.is_some(),
+        row.failed_stage.is_some(),
+        row.reason.is_some(),
+        review.is_some(),
+        review.is_some_and(|review| review.owner.is_some()),
+    ]
+    .iter()
+    .enumerate()
+    .fold(0u64, |bits, (bit, &there)| bits | u64::from(there) << bit);
+    let stages = row.stages.len() as u64;
+    hasher
+        .write_u64(row.status as u64 | present << 8 | stages << 16 | u64::from(row.attempts) << 32);
+    hasher.write_text(&row.id);
+    hasher.write_text(&row.payload);
+    let optional = [&row.receipt, &row.failed_stage, &row.reason];
+    for text in optional.into_iter().flatten() {
+        hasher.write_text(text);
+    }
+    for (stage, output) in row.stages.iter() {
+        hasher.write_text(stage);
+        hasher.write_text(output);
+    }
+    if let Some(review) = review {
+        if let Some(owner) = &review.owner {
+            hasher.write_text(owner);
+        }
+        hasher.write_text(&review.next_action);
+    }
 }

@@ -182,11 +182,29 @@ pub struct StepFlags {
 }
 
 /// Tracks verdicts across a run.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Checker {
     /// One per invariant, in `Invariant::ALL` order: an array, so an explorer's copy of the
     /// engine copies it without allocating.
     verdicts: [Verdict; 7],
+}
+
+/// `clone_from` copies into the verdicts in place: an explorer branches an engine into a spare
+/// at every branch, and most verdicts hold no detail, so the copy writes a few numbers.
+impl Clone for Checker {
+    fn clone(&self) -> Self {
+        Checker {
+            verdicts: self.verdicts.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        for (verdict, theirs) in self.verdicts.iter_mut().zip(&source.verdicts) {
+            verdict.invariant = theirs.invariant;
+            verdict.broken_at = theirs.broken_at;
+            verdict.detail.clone_from(&theirs.detail);
+        }
+    }
 }
 
 impl Default for Checker {

@@ -7,6 +7,7 @@
 // Prints figures; asserts nothing about speed.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { launchBrowser, startServer, stopServer } from './support.js';
@@ -49,7 +50,8 @@ try {
   }
   console.log(`\n${await page.getByRole('status').textContent()}`);
   if (fastest) {
-    console.log(`explorer, K=2 P=2, fastest of ${runs} runs (run ${fastest.run}): ${fastest.milliseconds} ms, ${fastest.rate} schedules/s`);
+    // A shared machine's load moves the figures: say it beside them.
+    console.log(`explorer, K=2 P=2, fastest of ${runs} runs (run ${fastest.run}): ${fastest.milliseconds} ms, ${fastest.rate} schedules/s (load average over the last minute: ${os.loadavg()[0].toFixed(2)})`);
     const nativeFile = process.env.BENCH_NATIVE;
     const match = nativeFile && fs.existsSync(nativeFile)
       && fs.readFileSync(nativeFile, 'utf8').match(/K=2 P=2:.* in +([\d.]+) ms \(([\d.]+) schedules\/s/);

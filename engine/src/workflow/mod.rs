@@ -271,15 +271,19 @@ task_from!(Reserve: reserve, WriteResult: write_result, Charge: charge, Notify: 
 
 /// The workflow's own step machine, whichever it is: the engine calls the `Flow` methods on a
 /// task as on any of them.
+// Inline: the engine reaches every step of a run through these, and the size-optimised wasm
+// build would otherwise call out for each (a match of six arms).
 impl std::ops::Deref for Task {
     type Target = dyn Flow;
 
+    #[inline(always)]
     fn deref(&self) -> &(dyn Flow + 'static) {
         each_task!(self, flow => flow)
     }
 }
 
 impl std::ops::DerefMut for Task {
+    #[inline(always)]
     fn deref_mut(&mut self) -> &mut (dyn Flow + 'static) {
         each_task!(self, flow => flow)
     }

@@ -277,16 +277,24 @@ crate::world::clone_by_fields!(Task {
 
 impl Flow for Task {
     fn hash_state(&self, hasher: &mut crate::fingerprint::Fingerprint) {
-        use std::hash::Hash;
+        use std::hash::{Hash, Hasher};
         self.start.hash(hasher);
-        self.pc.hash(hasher);
         // The row as read, by the fingerprint taken when it was read.
-        self.row_fingerprint.hash(hasher);
-        self.receipt.hash(hasher);
-        self.attempts.hash(hasher);
-        self.tries.hash(hasher);
-        self.last_delays.hash(hasher);
-        self.evidence.hash(hasher);
+        hasher.write_u64(self.row_fingerprint);
+        // Small numbers two to a word, fewer words to mix; the flags say which text follows.
+        let flags = u64::from(self.evidence) | u64::from(self.receipt.is_some()) << 1;
+        hasher.write_u64(u64::from(self.attempts) | flags << 32);
+        const { assert!(LAYERS % 2 == 0, "the layers go two to a word") };
+        for layer in (0..LAYERS).step_by(2) {
+            let pair = |numbers: &[u32; LAYERS]| {
+                u64::from(numbers[layer]) | u64::from(numbers[layer + 1]) << 32
+            };
+            hasher.write_pair(pair(&self.tries), pair(&self.last_delays));
+        }
+        if let Some(receipt) = &self.receipt {
+            hasher.write_text(receipt);
+        }
+        self.pc.hash(hasher);
     }
 
     fn start(&self) -> &Start {
