@@ -79,6 +79,17 @@ fn advance(status: Status) -> Status {
     else {
         return status;
     };
+    // Cancel stops the explorer and shows its report at once, but a slice planned before the
+    // click may still run after it: it finds the explorer stopped, and leaves it cancelled (its
+    // report would otherwise overwrite Cancel's as a search cut short by its limit).
+    if explorer.borrow().progress().finished {
+        return Status::Done {
+            report: Rc::new(explorer.borrow().report()),
+            scenario,
+            spent,
+            cancelled: true,
+        };
+    }
     let start = now_milliseconds();
     let mut finished = false;
     while !finished && now_milliseconds() - start < SLICE_MILLISECONDS {
