@@ -51,10 +51,14 @@ describe('links to the exact state', () => {
     await page.getByRole('button', { name: 'What could go wrong?', exact: true }).click();
     await page.getByRole('button', { name: 'Open it in the player' }).click();
     await page.getByRole('switch', { name: /^Injected fault: / }).first().waitFor();
-    // A flipped switch, and a step on.
+    // A flipped switch, and a step back.
     await page.getByRole('switch', { name: /Provider deduplicates by idempotency key/ }).click();
+    const flipped = await waitForText(() => page.url(), /#\/lesson\/lost-reply\/\d+\/[A-Za-z0-9_-]+$/, { what: 'the address with the changes' });
+    const shown = Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
     await page.keyboard.press('ArrowLeft');
-    await waitForText(() => page.url(), /#\/lesson\/lost-reply\/\d+\/[A-Za-z0-9_-]+$/, { what: 'the address with the changes' });
+    await waitForText(stepper(page).count, new RegExp(`^Step ${shown - 1} of \\d+$`), { what: 'the step before' });
+    // The address follows the step back (it was read once already, just after the switch).
+    await page.waitForFunction((before) => window.location.href !== before, flipped);
     const url = page.url();
     const hash = new URL(url).hash;
     console.log(`lesson link with a flipped switch and injected faults: ${hash.length} characters (${hash})`);
