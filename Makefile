@@ -55,8 +55,8 @@ lessons:
 ## the site's size, first paint and Lighthouse scores beside a minimal Yew app built the same way.
 bench: setup build bench-site
 	cargo bench -p lab-engine --bench engine
-	cargo bench -p lab-engine --bench explore | tee target/bench-explore.txt
-	cd tests/browser && BENCH_NATIVE=../../target/bench-explore.txt node bench-wasm.js
+	cargo bench -p lab-engine --bench explore
+	cd tests/browser && BENCH_NATIVE_CMD="cargo bench -q -p lab-engine --bench explore" node bench-wasm.js
 	@cargo build --release -q -p lab
 	@for records in 100 1000 10000; do \
 	  target/release/lab generate --records $$records > target/batch-$$records.toml; \

@@ -16,6 +16,17 @@ const SLICE_MILLISECONDS: f64 = 12.0;
 /// Transitions between two looks at the clock.
 const TRANSITIONS_PER_CHECK: u32 = 500;
 
+/// Explores for one slice (about `milliseconds`, or less when the search ends): whether the
+/// search is over, and the milliseconds spent.
+pub(crate) fn explore_slice(explorer: &mut Explorer, milliseconds: f64) -> (bool, f64) {
+    let start = now_milliseconds();
+    let mut finished = false;
+    while !finished && now_milliseconds() - start < milliseconds {
+        finished = explorer.advance(TRANSITIONS_PER_CHECK);
+    }
+    (finished, now_milliseconds() - start)
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ExploreProps {
     /// The scenario the lab shows.
@@ -90,12 +101,8 @@ fn advance(status: Status) -> Status {
             cancelled: true,
         };
     }
-    let start = now_milliseconds();
-    let mut finished = false;
-    while !finished && now_milliseconds() - start < SLICE_MILLISECONDS {
-        finished = explorer.borrow_mut().advance(TRANSITIONS_PER_CHECK);
-    }
-    let spent = spent + (now_milliseconds() - start);
+    let (finished, slice) = explore_slice(&mut explorer.borrow_mut(), SLICE_MILLISECONDS);
+    let spent = spent + slice;
     match finished {
         false => Status::Running {
             explorer,

@@ -25,7 +25,7 @@
 //! The engine runs once per design when the player is made, then once per change of scenario
 //! (never to move the cursor); `PlayerState::runs` counts the runs.
 
-mod explore;
+pub(crate) mod explore;
 mod hooks;
 mod lab;
 mod shortcuts;
