@@ -2,7 +2,9 @@
 //! sizes and how they grow; asserts nothing about speed.
 //!
 //! - events per second without recording (`run_quiet`) and building the whole trace (`run`);
-//! - the time per event at each size, and its ratio to the smallest size (flat = linear cost);
+//! - the time per event at each size, and its ratio to the smallest size (flat = linear cost),
+//!   also measured with the smallest and largest sizes taking turns (fastest sample of each), so
+//!   the machine's drift between sizes does not read as growth;
 //! - peak heap while building a trace, and the heap the trace keeps (a counting allocator);
 //! - allocations per event without recording: a quiet run should build no text;
 //! - minor page faults per event (Linux): memory the OS hands the process fresh, zeroed page by
@@ -209,6 +211,49 @@ fn growth(name: &str, scenario_at: impl Fn(u32) -> Scenario) {
         SIZES[0],
         last.0 / quiet_first,
         last.1 / traced_first
+    );
+    interleaved_growth(&scenario_at);
+}
+
+/// Rounds of `interleaved_growth`: each runs both sizes, quietly and traced.
+const INTERLEAVED_ROUNDS: u32 = 7;
+
+/// The same growth, measured so that the machine's drift cannot make it: the rows above measure
+/// one size after the other, each for a quarter second, so a shared machine slowing down between
+/// them reads as growth. Here the smallest and the largest size take turns, round after round,
+/// and each keeps its fastest sample (a sample lasts 20 ms or one run): interference only ever
+/// slows a sample, so the fastest is the nearest to what the engine itself costs.
+fn interleaved_growth(scenario_at: &impl Fn(u32) -> Scenario) {
+    let ends = [SIZES[0], SIZES[SIZES.len() - 1]];
+    let scenarios = ends.map(scenario_at);
+    // Nanoseconds per event, fastest sample: [size][quiet, traced].
+    let mut fastest = [[f64::INFINITY; 2]; 2];
+    for _ in 0..INTERLEAVED_ROUNDS {
+        for (size, scenario) in scenarios.iter().enumerate() {
+            for traced in [false, true] {
+                let (mut spent, mut events) = (Duration::ZERO, 0u64);
+                while spent < Duration::from_millis(20) {
+                    let copy = scenario.clone();
+                    let start = Instant::now();
+                    let count = match traced {
+                        true => Engine::run(copy).map(|trace| trace.len()),
+                        false => Engine::run_quiet(copy).map(|(count, _, _)| count),
+                    }
+                    .expect("the benchmark scenario is valid");
+                    spent += start.elapsed();
+                    events += u64::from(count);
+                }
+                let per_event = spent.as_nanos() as f64 / events as f64;
+                let best = &mut fastest[size][usize::from(traced)];
+                *best = best.min(per_event);
+            }
+        }
+    }
+    let [[quiet_small, traced_small], [quiet_large, traced_large]] = fastest;
+    println!(
+        "  the same, sizes in turn ({INTERLEAVED_ROUNDS} rounds, fastest sample of each): {quiet_small:.0} -> {quiet_large:.0} ns/event = {:.2}x without recording, {traced_small:.0} -> {traced_large:.0} ns/event = {:.2}x building the trace",
+        quiet_large / quiet_small,
+        traced_large / traced_small,
     );
 }
 
