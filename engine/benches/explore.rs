@@ -39,7 +39,7 @@ fn merge(base: &mut toml::Table, over: &toml::Table) {
 
 /// Runs of each exploration; the fastest counts (the first also warms caches and the
 /// allocator), so a busy machine disturbs the figure less.
-const RUNS: u32 = 3;
+const RUNS: u32 = 5;
 
 fn main() {
     let scenario = largest();
