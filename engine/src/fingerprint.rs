@@ -111,6 +111,34 @@ impl Fingerprint {
     }
 }
 
+/// The last `rest` bytes of `bytes` (1 to 7 of them) as a little-endian word padded with zeros,
+/// read in at most two loads rather than a byte at a time: a copy of a variable length would
+/// call `memcpy` for every text hashed. A longer text's last eight bytes are read whole and the
+/// ones already mixed shifted out; a shorter text is read as two words that overlap, whose
+/// shared bytes are the same.
+#[inline(always)]
+fn last_word(bytes: &[u8], rest: usize) -> u64 {
+    let length = bytes.len();
+    if length >= 8 {
+        let last = u64::from_le_bytes(bytes[length - 8..].try_into().expect("8 bytes"));
+        return last >> (8 * (8 - rest));
+    }
+    // The whole text is the rest.
+    let read = |at: usize, width: usize| -> u64 {
+        match width {
+            4 => u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")).into(),
+            2 => u16::from_le_bytes(bytes[at..at + 2].try_into().expect("2 bytes")).into(),
+            _ => bytes[at].into(),
+        }
+    };
+    let width = match length {
+        4.. => 4,
+        2.. => 2,
+        _ => 1,
+    };
+    read(0, width) | read(length - width, width) << (8 * (length - width))
+}
+
 impl Hasher for Fingerprint {
     #[inline(always)]
     fn finish(&self) -> u64 {
@@ -130,13 +158,7 @@ impl Hasher for Fingerprint {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            // The last bytes as a little-endian word padded with zeros, built in registers: a
-            // copy of a variable length would call `memcpy` for every text hashed.
-            let word = rest
-                .iter()
-                .rev()
-                .fold(0u64, |word, &byte| word << 8 | u64::from(byte));
-            self.mix(word);
+            self.mix(last_word(bytes, rest.len()));
         }
     }
 
@@ -242,6 +264,23 @@ mod tests {
         assert_ne!(text(&["ab", "c"]), text(&["a", "bc"]));
         assert_ne!(text(&["a", ""]), text(&["a"]));
         assert_ne!(text(&["\0"]), text(&[""]));
+    }
+
+    #[test]
+    fn the_last_word_is_the_rest_padded_with_zeros() {
+        let text: Vec<u8> = (1..=40u8).map(|byte| byte.wrapping_mul(37)).collect();
+        for length in 1..=text.len() {
+            let bytes = &text[..length];
+            let rest = length % 8;
+            if rest == 0 {
+                continue;
+            }
+            let padded = bytes[length - rest..]
+                .iter()
+                .rev()
+                .fold(0u64, |word, &byte| word << 8 | u64::from(byte));
+            assert_eq!(last_word(bytes, rest), padded, "{length} bytes");
+        }
     }
 
     #[test]

@@ -23,8 +23,24 @@ use arcstr::ArcStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An immutable text whose copies share their bytes.
-#[derive(Clone)]
 pub struct Text(ArcStr);
+
+/// `clone_from` onto a copy of the same text changes nothing: an explorer copies engines into
+/// ones it no longer needs, whose texts are mostly the very ones copied (a count that is atomic
+/// natively, up and down again, for nothing).
+impl Clone for Text {
+    #[inline]
+    fn clone(&self) -> Self {
+        Text(self.0.clone())
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        if !self.same(source) {
+            self.0 = source.0.clone();
+        }
+    }
+}
 
 impl Text {
     /// A new text holding a copy of `text`.

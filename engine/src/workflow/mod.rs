@@ -176,7 +176,7 @@ impl WorkflowKind {
 
 /// What a new run knows. The texts are shared: an explorer copies every run in progress at
 /// every branch, and a copy then only counts a reference.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Start {
     pub op: Text,
     pub payload: Text,
@@ -188,6 +188,15 @@ pub(crate) struct Start {
     /// the run is fingerprinted after each of its steps.
     fingerprint: u64,
 }
+
+crate::world::clone_by_fields!(Start {
+    op,
+    payload,
+    key,
+    tick,
+    position,
+    fingerprint
+});
 
 impl Start {
     pub fn new(op: Text, payload: Text, key: Text, tick: u32, position: u32) -> Start {
