@@ -341,6 +341,13 @@ thread_local! {
 /// Spare tables kept: two, as a growth needs the old table and the new one at once.
 const SPARE_TABLES_MAX: usize = 2;
 
+/// Spare filters kept: two, as a growth needs the old filter and the new one at once.
+const SPARE_FILTERS_MAX: usize = 2;
+
+/// Spare lists of entries kept: one, for the next memo (a list grows in place, never beside
+/// another).
+const SPARE_ENTRIES_MAX: usize = 1;
+
 impl Drop for Memo {
     fn drop(&mut self) {
         keep_spare(
@@ -348,8 +355,16 @@ impl Drop for Memo {
             std::mem::take(&mut self.slots),
             SPARE_TABLES_MAX,
         );
-        keep_spare(&SPARE_ENTRIES, std::mem::take(&mut self.entries), 1);
-        keep_spare(&SPARE_FILTERS, std::mem::take(&mut self.filter), 2);
+        keep_spare(
+            &SPARE_ENTRIES,
+            std::mem::take(&mut self.entries),
+            SPARE_ENTRIES_MAX,
+        );
+        keep_spare(
+            &SPARE_FILTERS,
+            std::mem::take(&mut self.filter),
+            SPARE_FILTERS_MAX,
+        );
     }
 }
 
@@ -481,7 +496,7 @@ impl Memo {
         keep_spare(
             &SPARE_FILTERS,
             std::mem::replace(&mut self.filter, filter),
-            2,
+            SPARE_FILTERS_MAX,
         );
         let words = self.filter.len();
         for &[key, _] in &self.entries {

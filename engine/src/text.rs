@@ -275,7 +275,8 @@ mod tests {
     }
 
     /// One pointer wide (as an `Option` too), and its copies share one allocation that the
-    /// last copy frees (Miri-checked in `arcstr`'s own suite): copies made and dropped in any order read the text until the last.
+    /// last copy frees (Miri-checked in `arcstr`'s own suite): copies made and dropped in any
+    /// order read the text until the last.
     #[test]
     fn a_text_is_one_pointer_and_its_copies_share_it() {
         assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<usize>());
