@@ -968,8 +968,18 @@ impl Explorer {
         };
         let outcome = match property {
             Property::Always(_) => {
-                let statements: Vec<&str> = broke.iter().map(|inv| inv.statement()).collect();
-                format!("breaks {} at event {events}", statements.join("; "))
+                // Each statement quoted whole, its capital letter and all, so it reads as the
+                // invariant's name inside the sentence.
+                let quoted: Vec<String> = broke
+                    .iter()
+                    .map(|invariant| format!("“{}”", invariant.statement()))
+                    .collect();
+                let named = match quoted.as_slice() {
+                    [only] => format!("the invariant {only}"),
+                    [first @ .., last] => format!("the invariants {} and {last}", first.join(", ")),
+                    [] => "no invariant".to_string(),
+                };
+                format!("breaks {named} at event {events}")
             }
             Property::EventuallyFinished => {
                 format!("the step cap cuts the run at event {events} with work left")

@@ -522,8 +522,8 @@ fn lesson_17_safe_reports_are_pinned() {
         .find(|variant| variant.name == "review / safe")
         .expect("lesson 17 has a safe variant");
     let counterexamples = [
-        "  one_effect: 1 faults, 9 events, broke [one_effect], order [0, 0, 0, 0, 1, 1, 1, 1, 0]: 1 fault: an expired key at provider.submit of worker-a (event 9); breaks At most one effect per logical operation at event 9",
-        "  no_resubmit: 1 faults, 18 events, broke [no_resubmit], order [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1]: 1 fault: a stale lookup at provider.lookup of worker-b (event 17); breaks A record that succeeded is never resubmitted at event 18",
+        "  one_effect: 1 faults, 9 events, broke [one_effect], order [0, 0, 0, 0, 1, 1, 1, 1, 0]: 1 fault: an expired key at provider.submit of worker-a (event 9); breaks the invariant “At most one effect per logical operation” at event 9",
+        "  no_resubmit: 1 faults, 18 events, broke [no_resubmit], order [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1]: 1 fault: a stale lookup at provider.lookup of worker-b (event 17); breaks the invariant “A record that succeeded is never resubmitted” at event 18",
     ];
     for (faults_max, figures) in [
         (

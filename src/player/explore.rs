@@ -10,6 +10,7 @@ use lab_engine::{Budget, Explorer, Report, Scenario};
 use yew::prelude::*;
 
 use crate::clock::now_milliseconds;
+use crate::pages::engine::thousands;
 
 /// Milliseconds of exploring per slice: under a frame, so the page repaints between slices.
 const SLICE_MILLISECONDS: f64 = 12.0;
@@ -192,7 +193,7 @@ pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
                 <p class="explore-progress">
                     <span role="status">{ format!(
                         "Exploring: {} distinct states, {} engine steps so far ({:.0} ms)…",
-                        progress.states, progress.transitions, spent
+                        thousands(progress.states), thousands(progress.transitions), spent
                     ) }</span>
                     { " " }
                     <button type="button" onclick={oncancel}>{ "Cancel" }</button>
@@ -245,7 +246,9 @@ fn findings(
     };
     let summary = format!(
         "{} schedules, {} distinct states, {:.0} ms. {extent}.",
-        report.schedules, report.states, spent
+        thousands(report.schedules),
+        thousands(report.states),
+        spent
     );
     let verdicts = report.properties.iter().map(|verdict| {
         let (icon, word) = match verdict.holds {

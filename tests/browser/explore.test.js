@@ -31,6 +31,8 @@ function nativeReports(file) {
 
 const explorerButton = (page) => page.getByRole('button', { name: 'What could go wrong?', exact: true });
 const findings = (page) => page.getByRole('region', { name: 'What the explorer found' });
+/** A count as the page writes it: 93650 as "93,650". */
+const grouped = (count) => count.toLocaleString('en-US');
 
 /** Clicks the button and waits for the findings; returns the wall-clock milliseconds. */
 async function explore(page, timeout = 120_000) {
@@ -56,7 +58,7 @@ describe('what could go wrong', () => {
     await explore(page);
     const found = findings(page);
     const text = (await found.innerText()).replace(/\s+/g, ' ');
-    assert.match(text, new RegExp(`^${blind.schedules} schedules, ${blind.states} distinct states, \\d+ ms\\. Every schedule within the budget was explored\\.`));
+    assert.match(text, new RegExp(`^${grouped(blind.schedules)} schedules, ${grouped(blind.states)} distinct states, \\d+ ms\\. Every schedule within the budget was explored\\.`));
     // Every property's verdict, as the engine gives it.
     const verdicts = await found.getByRole('list', { name: 'Every invariant, over every schedule' }).getByRole('listitem').allInnerTexts();
     assert.equal(verdicts.length, blind.properties.length);
@@ -109,7 +111,7 @@ describe('what could go wrong', () => {
     await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByRole('button', { name: /Design 2/ }).click();
     await explore(page);
     const text = (await findings(page).innerText()).replace(/\s+/g, ' ');
-    assert.match(text, new RegExp(`^${safe.schedules} schedules, ${safe.states} distinct states`));
+    assert.match(text, new RegExp(`^${grouped(safe.schedules)} schedules, ${grouped(safe.states)} distinct states`));
     assert.match(text, new RegExp(`No counterexample: no schedule within the budget \\(${safe.faults_max} faults?, ${safe.preemptions_max} preemptions?\\) breaks an invariant\\.`));
     assert.equal(await findings(page).getByRole('button', { name: 'Open it in the player' }).count(), 0);
     assertNoErrors(errors);
@@ -125,7 +127,7 @@ describe('what could go wrong', () => {
     const wall = await explore(page);
     const text = (await findings(page).innerText()).replace(/\s+/g, ' ');
     const ms = Number(text.match(/distinct states, (\d+) ms/)[1]);
-    assert.match(text, new RegExp(`^${reviewSafe.schedules} schedules, ${reviewSafe.states} distinct states`));
+    assert.match(text, new RegExp(`^${grouped(reviewSafe.schedules)} schedules, ${grouped(reviewSafe.states)} distinct states`));
     console.log(`explorer, lesson 17 (review), design 2: ${reviewSafe.schedules} schedules, ${reviewSafe.states} states in ${ms} ms of exploring (${wall} ms from click to report)`);
 
     // Again, cancelled: the progress line and Cancel appear while it runs, and the page answers.
@@ -146,7 +148,7 @@ describe('what could go wrong', () => {
       await devtools.send('Emulation.setCPUThrottlingRate', { rate });
       await explorerButton(page).click();
       await cancel.waitFor();
-      await page.getByRole('status').filter({ hasText: /^Exploring: \d+ distinct states/ }).waitFor();
+      await page.getByRole('status').filter({ hasText: /^Exploring: [\d,]+ distinct states/ }).waitFor();
       // A key still steps the lab while the explorer runs.
       const before = Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
       await page.keyboard.press('ArrowRight');
