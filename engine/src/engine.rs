@@ -43,9 +43,9 @@ pub struct Engine {
     /// Occurrences of each action so far across workers, by `Action as usize` (each worker
     /// counts its own): an array, so a copy of the engine allocates nothing for them.
     occurrences: Occurrences,
-    /// Each operation's payload as canonical JSON, by position in `Scenario::operations`: a run
-    /// reads it rather than serializing the payload again.
-    payloads: Rc<[Text]>,
+    /// What each run sends, by worker and by run: a run reads it rather than serializing the
+    /// payload again.
+    payloads: Rc<[Box<[RunPayload]>]>,
     /// Each operation's id, by the same position: a run shares it rather than copying it.
     operation_ids: Rc<[Text]>,
     /// Each worker's lane id, by position: every event and message names one.
@@ -53,6 +53,9 @@ pub struct Engine {
     /// The actions whose occurrences decide where the scenario's own `nth` rules strike, one
     /// bit each by `Action as usize`: counted across workers, and per worker.
     nth_actions: (u16, u16),
+    /// The actions any of the scenario's own fault rules names, one bit each by `Action as
+    /// usize`: a step at any other action reads no rule.
+    rule_actions: u16,
     fault_points: Vec<FaultPoint>,
     /// Position in an explicit schedule, and the next worker in round robin.
     schedule_position: usize,
@@ -211,6 +214,7 @@ clone_by_fields!(Engine {
     operation_ids,
     lane_ids,
     nth_actions,
+    rule_actions,
     fault_points,
     schedule_position,
     round_robin_next,
@@ -310,16 +314,16 @@ impl Engine {
             .iter()
             .map(|operation| operation.id.as_str().into())
             .collect();
-        let payloads = scenario
-            .operations
-            .iter()
-            .map(|operation| canonical_json(&operation.payload).into())
-            .collect();
+        let payloads = RunPayload::of_every_run(&scenario, &workers);
         let mut table = crate::world::Table::new(scenario.design.unique);
         // Seed 004's processed_operations is bookkeeping: its rows are not effects.
         table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
         let world = World::new(table, workers.iter().map(view).collect());
         let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
+        let rule_actions = scenario
+            .faults
+            .iter()
+            .fold(0, |mask, rule| mask | 1 << rule.at as usize);
         let lane_ids = (0..workers.len())
             .map(|index| lane_id(index).into())
             .collect();
@@ -336,6 +340,7 @@ impl Engine {
             operation_ids,
             lane_ids,
             nth_actions,
+            rule_actions,
             fault_points: Vec::new(),
             schedule_position: 0,
             round_robin_next: 0,
@@ -581,9 +586,19 @@ impl Engine {
         &self.scenario
     }
 
+    /// Whether any of the scenario's own fault rules names `action`: at most steps none does,
+    /// and then `planned_fault` would read every rule to find none (drawing nothing).
+    #[inline]
+    fn rules_at(&self, action: Action) -> bool {
+        self.rule_actions & 1 << action as usize != 0
+    }
+
     /// The fault the scenario's own rules would strike with at `worker`'s next `action`, without
     /// counting the occurrence or drawing from the RNG.
     fn planned_fault_peek(&self, index: usize, action: Action) -> Option<FaultKind> {
+        if !self.rules_at(action) {
+            return None;
+        }
         let nth = self.occurrences[action as usize] + 1;
         let nth_by_worker = self.workers[index].occurrences[action as usize] + 1;
         let mut rng = self.rng.clone();
@@ -921,15 +936,17 @@ impl Engine {
         let scenario = Rc::clone(&self.scenario);
         let run = &scenario.workers[index].runs[(queued.number - 1) as usize];
         let operation = &scenario.operations[queued.operation as usize];
-        let payload = match (&run.payload, fault == Some(FaultKind::ChangePayload)) {
-            (None, false) => self.payloads[queued.operation as usize].clone(),
-            (own, changed) => {
-                let mut payload = own.as_ref().unwrap_or(&operation.payload).clone();
-                if changed {
+        let payloads = &self.payloads[index][(queued.number - 1) as usize];
+        let payload = match fault == Some(FaultKind::ChangePayload) {
+            false => payloads.sent.clone(),
+            true => payloads
+                .changed
+                .get_or_init(|| {
+                    let mut payload = run.payload.as_ref().unwrap_or(&operation.payload).clone();
                     change(&mut payload);
-                }
-                canonical_json(&payload).into()
-            }
+                    canonical_json(&payload).into()
+                })
+                .clone(),
         };
         // The run's operation is the one at its queued position (`new` looked it up by id).
         let op = self.operation_ids[queued.operation as usize].clone();
@@ -1029,13 +1046,16 @@ impl Engine {
                 faults: std::borrow::Cow::Borrowed(applicable),
             });
         }
-        let chosen = planned_fault(
-            &self.scenario,
-            &self.workers[index].name,
-            action,
-            (nth, nth_by_worker),
-            &mut self.rng,
-        );
+        let chosen = match self.rules_at(action) {
+            true => planned_fault(
+                &self.scenario,
+                &self.workers[index].name,
+                action,
+                (nth, nth_by_worker),
+                &mut self.rng,
+            ),
+            false => None,
+        };
         if let Some(forced) = &mut self.forced {
             forced.point = Some(FaultAt {
                 action,
@@ -1169,6 +1189,41 @@ pub(crate) fn invariant_mask(invariants: &[Invariant]) -> u8 {
 /// The lane id of worker `index`: "worker-1", "worker-2", ...
 pub fn lane_id(index: usize) -> String {
     format!("worker-{}", index + 1)
+}
+
+/// What one run sends, as canonical JSON.
+struct RunPayload {
+    /// Its own payload, or its operation's (one text shared by every run that sends it).
+    sent: Text,
+    /// The same payload changed (`change`), made the first time a fault changes it: an
+    /// explorer changes it in many schedules, a plain run in few or none. Shared by the copies
+    /// of an engine, as the scenario is.
+    changed: std::cell::OnceCell<Text>,
+}
+
+impl RunPayload {
+    /// By worker, then by run; `workers` have every run of their plan queued, in order.
+    fn of_every_run(scenario: &Scenario, workers: &[Worker]) -> Rc<[Box<[RunPayload]>]> {
+        let operations: Vec<Text> = scenario
+            .operations
+            .iter()
+            .map(|operation| canonical_json(&operation.payload).into())
+            .collect();
+        let plans = scenario.workers.iter().zip(workers);
+        plans
+            .map(|(plan, worker)| {
+                let runs = plan.runs.iter().zip(&worker.queue);
+                runs.map(|(run, queued)| RunPayload {
+                    sent: match &run.payload {
+                        Some(own) => canonical_json(own).into(),
+                        None => operations[queued.operation as usize].clone(),
+                    },
+                    changed: std::cell::OnceCell::new(),
+                })
+                .collect()
+            })
+            .collect()
+    }
 }
 
 /// A changed intention: the first number grows by one, or the first text gains " (changed)".

@@ -147,6 +147,23 @@ impl<V> Keyed<V> {
         Some((&self.keys[position], &mut self.values[position]))
     }
 
+    /// The entry of `key` and its position (the order of insertion), its value to change.
+    pub(crate) fn entry_mut_at(&mut self, key: &str) -> Option<(usize, &Text, &mut V)> {
+        let position = self.position(key)?;
+        Some((position, &self.keys[position], &mut self.values[position]))
+    }
+
+    /// The value of `key` and its position (the order of insertion).
+    pub(crate) fn get_at(&self, key: &str) -> Option<(usize, &V)> {
+        self.position(key)
+            .map(|position| (position, &self.values[position]))
+    }
+
+    /// The value at `position` in the order of insertion (see `entry_mut_at`).
+    pub(crate) fn value_at(&self, position: usize) -> &V {
+        &self.values[position]
+    }
+
     /// The value of `key`, inserting `value` first if the key is new; true when it was new.
     pub(crate) fn insert_if_absent(&mut self, key: Text, value: V) -> (&mut V, bool) {
         if let Some(position) = self.position(&key) {

@@ -601,8 +601,14 @@ impl World {
     /// every state it reaches): each change method then updates it in O(1). A plain run keeps
     /// none, and pays nothing for it.
     pub(crate) fn keep_digest(&mut self) {
+        let jobs = self
+            .journal
+            .iter_unordered()
+            .map(|(_, row)| job_hash(row))
+            .collect();
         self.digest = Digest {
             sum: Some(self.digest_from_scratch()),
+            jobs,
             dirty_jobs: Vec::new(),
         };
     }
@@ -613,13 +619,11 @@ impl World {
         let Some(sum) = self.digest.sum else {
             return self.digest_from_scratch();
         };
-        let pending = self.digest.dirty_jobs.iter().map(|operation| {
-            item_hash(
-                Item::Job,
-                &self.journal[operation.as_str()],
-                crate::explore::hash_job,
-            )
-        });
+        let pending = self
+            .digest
+            .dirty_jobs
+            .iter()
+            .map(|&position| job_hash(self.journal.value_at(position as usize)));
         let digest = pending.fold(sum, u64::wrapping_add);
         // Checked on a sample of states, so a test run still checks thousands of them.
         debug_assert!(
@@ -636,10 +640,7 @@ impl World {
     }
 
     fn digest_from_scratch(&self) -> u64 {
-        let jobs = self
-            .journal
-            .iter_unordered()
-            .map(|(_, row)| item_hash(Item::Job, row, crate::explore::hash_job));
+        let jobs = self.journal.iter_unordered().map(|(_, row)| job_hash(row));
         let provider = self
             .provider
             .iter()
@@ -671,11 +672,14 @@ impl World {
             return;
         };
         let mut sum = sum;
-        for operation in self.digest.dirty_jobs.drain(..) {
-            let row = &self.journal[operation.as_str()];
-            sum = sum.wrapping_add(item_hash(Item::Job, row, crate::explore::hash_job));
+        let digest = &mut self.digest;
+        for position in digest.dirty_jobs.drain(..) {
+            let row = self.journal.value_at(position as usize);
+            let hash = job_hash(row);
+            digest.jobs[position as usize] = hash;
+            sum = sum.wrapping_add(hash);
         }
-        self.digest.sum = Some(sum);
+        digest.sum = Some(sum);
     }
 
     fn digest_add(&mut self, hash: u64) {
@@ -805,17 +809,36 @@ impl World {
 
     // Changes. Each keeps the indexes current and logs what it did.
 
+    /// The fingerprint of the journal row at `position` (see `Keyed::get_at`): the hash the
+    /// running digest holds it by, when one is kept and the row has not changed in this step,
+    /// so an explorer's run that reads the row does not hash it again.
+    pub(crate) fn job_fingerprint(&self, position: usize) -> u64 {
+        let digest = &self.digest;
+        match digest.jobs.get(position) {
+            Some(&hash) if !digest.dirty_jobs.contains(&(position as u32)) => {
+                debug_assert_eq!(
+                    hash,
+                    job_hash(self.journal.value_at(position)),
+                    "the digest holds the row by its hash as it is"
+                );
+                hash
+            }
+            _ => job_hash(self.journal.value_at(position)),
+        }
+    }
+
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
         // One search of the journal: the fields are borrowed apart.
-        let (id, job) = self.journal.entry_mut(operation)?;
+        let (position, id, job) = self.journal.entry_mut_at(operation)?;
         let digest = &mut self.digest;
         if let Some(sum) = &mut digest.sum {
-            if !digest.dirty_jobs.iter().any(|known| known == operation) {
-                // The row leaves the digest now and comes back, as changed, when the step
-                // settles.
-                *sum = sum.wrapping_sub(item_hash(Item::Job, &*job, crate::explore::hash_job));
-                digest.dirty_jobs.push(id.clone());
+            let position = position as u32;
+            if !digest.dirty_jobs.contains(&position) {
+                // The row leaves the digest now, by the hash it joined with (no need to hash
+                // it again), and comes back, as changed, when the step settles.
+                *sum = sum.wrapping_sub(digest.jobs[position as usize]);
+                digest.dirty_jobs.push(position);
             }
         }
         if let Some(log) = &mut self.log.0 {
@@ -833,8 +856,10 @@ impl World {
                 log.touch(&row.id);
             }
             if let Some(sum) = &mut self.digest.sum {
-                let hash = item_hash(Item::Job, &*row, crate::explore::hash_job);
+                let hash = job_hash(&*row);
                 *sum = sum.wrapping_add(hash);
+                // A new row goes at the end of the journal: its hash at the end of `jobs`.
+                self.digest.jobs.push(hash);
             }
         }
         row
@@ -1378,12 +1403,23 @@ impl PartialEq for Log {
 
 /// The running digest of a world's records; `sum` is `None` unless `keep_digest` asked for it
 /// (the explorer's engines), and then the digest is computed from scratch when read.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Digest {
     sum: Option<u64>,
-    /// Journal rows changed in place during this step: out of `sum` until the step settles.
-    dirty_jobs: Vec<Text>,
+    /// The hash each journal row is in `sum` with, by its position in the journal (the order
+    /// rows were inserted; none is ever removed), so a row changed in place leaves the sum
+    /// without being hashed twice. Empty unless `sum` is kept.
+    jobs: Vec<u64>,
+    /// Positions of the journal rows changed in place during this step: out of `sum` until
+    /// the step settles.
+    dirty_jobs: Vec<u32>,
 }
+
+clone_by_fields!(Digest {
+    sum,
+    jobs,
+    dirty_jobs
+});
 
 impl PartialEq for Digest {
     fn eq(&self, _: &Self) -> bool {
@@ -1412,6 +1448,10 @@ fn item_hash<T: ?Sized>(
     hasher.write_u8(item as u8);
     feed(value, &mut hasher);
     hasher.finish()
+}
+
+fn job_hash(row: &JobRow) -> u64 {
+    item_hash(Item::Job, row, crate::explore::hash_job)
 }
 
 fn provider_hash(position: usize, record: &ProviderRecord) -> u64 {

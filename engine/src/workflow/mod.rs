@@ -44,6 +44,23 @@ pub enum WorkflowKind {
     Ingest,
 }
 
+/// A workflow's faults by `Action as usize` (see `WorkflowKind::faults_at`).
+type ByAction = [&'static [FaultKind]; Action::ALL.len()];
+
+/// A fault declaration as a table by action: the faults an action is declared with, none for
+/// an action it does not list (the first entry counts, as a search would find it).
+const fn by_action(declaration: &[(Action, &'static [FaultKind])]) -> ByAction {
+    let mut table: ByAction = [&[]; Action::ALL.len()];
+    let mut entry = declaration.len();
+    // Backwards, so an earlier entry for the same action wins.
+    while entry > 0 {
+        entry -= 1;
+        let (action, faults) = declaration[entry];
+        table[action as usize] = faults;
+    }
+    table
+}
+
 impl WorkflowKind {
     /// Every workflow, in a fixed order.
     pub const ALL: [WorkflowKind; 6] = [
@@ -82,11 +99,25 @@ impl WorkflowKind {
     }
 
     /// The faults that can strike at `action` in this workflow; none at an action it never takes.
+    /// Read at every step: by the action's index into the declaration, turned at compile time
+    /// into a table by action (`by_action`).
+    #[inline]
     pub fn faults_at(self, action: Action) -> &'static [FaultKind] {
-        self.fault_table()
-            .iter()
-            .find(|(each, _)| *each == action)
-            .map_or(&[], |(_, faults)| *faults)
+        const RESERVE: ByAction = by_action(reserve::FAULTS);
+        const WRITE_RESULT: ByAction = by_action(write_result::FAULTS);
+        const CHARGE: ByAction = by_action(charge::FAULTS);
+        const NOTIFY: ByAction = by_action(notify::FAULTS);
+        const PIPELINE: ByAction = by_action(pipeline::FAULTS);
+        const INGEST: ByAction = by_action(ingest::FAULTS);
+        let table = match self {
+            WorkflowKind::Reserve => &RESERVE,
+            WorkflowKind::WriteResult => &WRITE_RESULT,
+            WorkflowKind::Charge => &CHARGE,
+            WorkflowKind::Notify => &NOTIFY,
+            WorkflowKind::Pipeline => &PIPELINE,
+            WorkflowKind::Ingest => &INGEST,
+        };
+        table[action as usize]
     }
 
     /// The actions at which `fault` can strike in this workflow, in the declaration's order.
@@ -649,4 +680,28 @@ pub(crate) fn write_row(
         lost,
     });
     Written::Done { outcome, lost }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table `faults_at` reads is the declaration, action by action.
+    #[test]
+    fn faults_by_action_are_the_declarations() {
+        for workflow in WorkflowKind::ALL {
+            for action in Action::ALL {
+                let declared = workflow
+                    .fault_table()
+                    .iter()
+                    .find(|(each, _)| *each == action)
+                    .map_or(&[][..], |(_, faults)| *faults);
+                assert_eq!(
+                    workflow.faults_at(action),
+                    declared,
+                    "{workflow:?} at {action:?}"
+                );
+            }
+        }
+    }
 }

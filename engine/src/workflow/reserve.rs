@@ -375,17 +375,11 @@ impl Task {
     }
 
     fn get(&mut self, ctx: &mut Ctx) -> Step {
-        let row = ctx.world.journal.get(&self.start.op);
+        let found = ctx.world.journal.get_at(&self.start.op);
+        // No row reads as 0: a row's fingerprint is a hash, 0 only by a 2^-64 chance.
+        self.row_fingerprint = found.map_or(0, |(position, _)| ctx.world.job_fingerprint(position));
+        let row = found.map(|(_, row)| row);
         self.row_attempts = row.map(|row| row.attempts);
-        self.row_fingerprint = {
-            use std::hash::{Hash, Hasher};
-            let mut hasher = crate::fingerprint::Fingerprint::default();
-            row.is_some().hash(&mut hasher);
-            if let Some(row) = row {
-                crate::explore::hash_job(row, &mut hasher);
-            }
-            hasher.finish()
-        };
         let answer = match row {
             None => Label::None,
             Some(row) => Label::Status { status: row.status },
