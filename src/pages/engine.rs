@@ -170,7 +170,7 @@ fn advance(run: Run) -> Run {
             spent,
             slices,
         } => {
-            // In long pieces, not in the explorer panel's 12 ms slices: every pause costs the
+            // In long pieces, not in the explorer panel's 40 ms slices: every pause costs the
             // search its warm caches (on a shared machine, 20-40% more time in 12 ms slices), and
             // this page measures the engine, as `make bench` does natively, not the pauses.
             let (finished, slice) =
@@ -348,7 +348,7 @@ pub fn EnginePage() -> Html {
                     <tbody>{ for explored_rows }</tbody>
                 </table>
                 <p>
-                    { "The time counts only the exploring, in pieces of up to a second (the page may pause that long). A lesson's \"What could go wrong?\" panel explores in 12 ms pieces so the page stays smooth, so the same search takes longer there." }
+                    { "The time counts only the exploring, in pieces of up to a second (the page may pause that long). A lesson's \"What could go wrong?\" panel explores in 40 ms pieces so the page keeps answering, so the same search takes a little longer there." }
                 </p>
             }
             <p><Link<Route> to={Route::Home}>{ "Back to the course map" }</Link<Route>></p>
