@@ -87,7 +87,7 @@ impl WorkflowKind {
     /// Every action this workflow can take, each with the faults that can strike there, in
     /// `FaultKind::ALL` order. Validation, the engine's fault points and the explorer all read
     /// this one declaration, and every fault it lists changes what the step does.
-    pub fn fault_table(self) -> &'static [(Action, &'static [FaultKind])] {
+    pub const fn fault_table(self) -> &'static [(Action, &'static [FaultKind])] {
         match self {
             WorkflowKind::Reserve => reserve::FAULTS,
             WorkflowKind::WriteResult => write_result::FAULTS,
@@ -103,21 +103,17 @@ impl WorkflowKind {
     /// into a table by action (`by_action`).
     #[inline]
     pub fn faults_at(self, action: Action) -> &'static [FaultKind] {
-        const RESERVE: ByAction = by_action(reserve::FAULTS);
-        const WRITE_RESULT: ByAction = by_action(write_result::FAULTS);
-        const CHARGE: ByAction = by_action(charge::FAULTS);
-        const NOTIFY: ByAction = by_action(notify::FAULTS);
-        const PIPELINE: ByAction = by_action(pipeline::FAULTS);
-        const INGEST: ByAction = by_action(ingest::FAULTS);
-        let table = match self {
-            WorkflowKind::Reserve => &RESERVE,
-            WorkflowKind::WriteResult => &WRITE_RESULT,
-            WorkflowKind::Charge => &CHARGE,
-            WorkflowKind::Notify => &NOTIFY,
-            WorkflowKind::Pipeline => &PIPELINE,
-            WorkflowKind::Ingest => &INGEST,
+        const TABLES: [ByAction; WorkflowKind::ALL.len()] = {
+            let mut tables = [[&[] as &[FaultKind]; Action::ALL.len()]; WorkflowKind::ALL.len()];
+            let mut index = 0;
+            while index < WorkflowKind::ALL.len() {
+                let workflow = WorkflowKind::ALL[index];
+                tables[workflow as usize] = by_action(workflow.fault_table());
+                index += 1;
+            }
+            tables
         };
-        table[action as usize]
+        TABLES[self as usize][action as usize]
     }
 
     /// The actions at which `fault` can strike in this workflow, in the declaration's order.
