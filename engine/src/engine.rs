@@ -586,24 +586,15 @@ impl Engine {
         &self.scenario
     }
 
-    /// Whether any of the scenario's own fault rules names `action`: at most steps none does,
-    /// and then `planned_fault` would read every rule to find none (drawing nothing).
-    #[inline]
-    fn rules_at(&self, action: Action) -> bool {
-        self.rule_actions & 1 << action as usize != 0
-    }
-
     /// The fault the scenario's own rules would strike with at `worker`'s next `action`, without
     /// counting the occurrence or drawing from the RNG.
     fn planned_fault_peek(&self, index: usize, action: Action) -> Option<FaultKind> {
-        if !self.rules_at(action) {
-            return None;
-        }
         let nth = self.occurrences[action as usize] + 1;
         let nth_by_worker = self.workers[index].occurrences[action as usize] + 1;
         let mut rng = self.rng.clone();
         planned_fault(
             &self.scenario,
+            self.rule_actions,
             &self.workers[index].name,
             action,
             (nth, nth_by_worker),
@@ -1046,16 +1037,14 @@ impl Engine {
                 faults: std::borrow::Cow::Borrowed(applicable),
             });
         }
-        let chosen = match self.rules_at(action) {
-            true => planned_fault(
-                &self.scenario,
-                &self.workers[index].name,
-                action,
-                (nth, nth_by_worker),
-                &mut self.rng,
-            ),
-            false => None,
-        };
+        let chosen = planned_fault(
+            &self.scenario,
+            self.rule_actions,
+            &self.workers[index].name,
+            action,
+            (nth, nth_by_worker),
+            &mut self.rng,
+        );
         if let Some(forced) = &mut self.forced {
             forced.point = Some(FaultAt {
                 action,
@@ -1147,14 +1136,19 @@ fn view(worker: &Worker) -> WorkerView {
 
 /// The fault the scenario's own rules plan for this occurrence of `action` by the worker called
 /// `name`. Every rule is evaluated, in order, so chance rules draw from `rng` exactly as often
-/// whichever rule strikes.
+/// whichever rule strikes. `rule_actions` (the engine's) names the actions any rule is at: at
+/// most steps none is, and no rule is read.
 fn planned_fault(
     scenario: &Scenario,
+    rule_actions: u16,
     name: &str,
     action: Action,
     (nth, nth_by_worker): (u32, u32),
     rng: &mut Rng,
 ) -> Option<FaultKind> {
+    if rule_actions & 1 << action as usize == 0 {
+        return None;
+    }
     let rules = scenario.faults.iter().filter(|rule| rule.at == action);
     let mut chosen = None;
     for rule in rules {

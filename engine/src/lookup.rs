@@ -143,8 +143,7 @@ impl<V> Keyed<V> {
 
     /// The entry of `key`, its value to change.
     pub(crate) fn entry_mut(&mut self, key: &str) -> Option<(&Text, &mut V)> {
-        let position = self.position(key)?;
-        Some((&self.keys[position], &mut self.values[position]))
+        self.entry_mut_at(key).map(|(_, key, value)| (key, value))
     }
 
     /// The entry of `key` and its position (the order of insertion), its value to change.

@@ -601,13 +601,16 @@ impl World {
     /// every state it reaches): each change method then updates it in O(1). A plain run keeps
     /// none, and pays nothing for it.
     pub(crate) fn keep_digest(&mut self) {
-        let jobs = self
+        let jobs: Vec<u64> = self
             .journal
             .iter_unordered()
             .map(|(_, row)| job_hash(row))
             .collect();
+        let sum = jobs.iter().fold(self.digest_beside_jobs(), |sum, &hash| {
+            sum.wrapping_add(hash)
+        });
         self.digest = Digest {
-            sum: Some(self.digest_from_scratch()),
+            sum: Some(sum),
             jobs,
             dirty_jobs: Vec::new(),
         };
@@ -641,6 +644,11 @@ impl World {
 
     fn digest_from_scratch(&self) -> u64 {
         let jobs = self.journal.iter_unordered().map(|(_, row)| job_hash(row));
+        jobs.fold(self.digest_beside_jobs(), u64::wrapping_add)
+    }
+
+    /// The digest of every record but the journal's rows.
+    fn digest_beside_jobs(&self) -> u64 {
         let provider = self
             .provider
             .iter()
@@ -657,7 +665,7 @@ impl World {
             .tracker
             .iter_unordered()
             .map(|(key, operation)| tracker_hash(key, operation));
-        jobs.chain(provider)
+        provider
             .chain(effects)
             .chain(rows)
             .chain(dedup)
