@@ -99,6 +99,7 @@ pub fn blank(workflow: WorkflowKind) -> Scenario {
         faults: Vec::new(),
         schedule: Default::default(),
         step_cap: 500,
+        program: None,
     }
 }
 

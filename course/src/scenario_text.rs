@@ -133,6 +133,7 @@ fn rule_error(text: &str, error: &ScenarioError) -> TextError {
         ScenarioError::FaultDoesNotApply { at, .. } => quoted(text, at).next(),
         ScenarioError::OutOfRange { field, .. } => key(text, field),
         ScenarioError::NoKeyOutsideReserve { .. } => quoted(text, "none").next(),
+        ScenarioError::Program { line, .. } => program_line(text, *line),
     };
     let (line, column) = line_column(text, offset.unwrap_or(0));
     TextError {
@@ -140,6 +141,17 @@ fn rule_error(text: &str, error: &ScenarioError) -> TextError {
         column,
         message: error.to_string(),
     }
+}
+
+/// The offset of line `line` (1-based) of the program written as `program = """..."""`: the
+/// program's first line is the one after the key's.
+fn program_line(text: &str, line: u32) -> Option<usize> {
+    let start = key(text, "program")?;
+    let mut offset = start;
+    for _ in 0..line {
+        offset += text[offset..].find('\n')? + 1;
+    }
+    Some(offset)
 }
 
 /// The byte offsets of `"value"` (TOML's basic string) in `text`.

@@ -286,6 +286,7 @@ impl WholeScenario {
             faults: scenario.faults.clone(),
             schedule: scenario.schedule.clone(),
             step_cap: scenario.step_cap,
+            program: scenario.program.clone(),
         };
         let workers = scenario
             .workers

@@ -167,6 +167,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
                 faults: Vec::new(),
                 schedule,
                 step_cap,
+                program: None,
             }
         })
 }

@@ -8,16 +8,18 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::effect::{Ctx, Step};
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind, FaultPoint};
+use crate::interpret::{Compiled, Start, Task};
 use crate::invariant::{Checker, Invariant, StepFlags};
+use crate::lane::{Lane, LaneKind};
+use crate::outcome::{Arrival, Outcome, Reply};
 use crate::provider;
 use crate::rng::{fnv1a, Rng};
-use crate::say::{Arrival, Outcome, Reply};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
 use crate::text::Text;
-use crate::trace::{Checkpoints, Event, Lane, LaneKind, Stop, Trace, TraceData, TRACE_FORMAT};
-use crate::workflow::{Ctx, Listing, Start, Step, Task};
+use crate::trace::{Checkpoints, Event, Stop, Trace, TraceData, TRACE_FORMAT};
 use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 
 /// Ticks a crashed worker stays down before it restarts.
@@ -38,7 +40,8 @@ pub struct Engine {
     rng: Rng,
     workers: Vec<Worker>,
     checker: Checker,
-    listing: Rc<Listing>,
+    /// The program every worker runs, with its listing: shared, as the scenario is.
+    program: Rc<Compiled>,
     events: u32,
     /// Occurrences of each action so far across workers, by `Action as usize` (each worker
     /// counts its own): an array, so a copy of the engine allocates nothing for them.
@@ -207,7 +210,7 @@ clone_by_fields!(Engine {
     rng,
     workers,
     checker,
-    listing,
+    program,
     events,
     occurrences,
     payloads,
@@ -274,7 +277,10 @@ impl Engine {
     /// Validates the scenario and sets the world up.
     pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
         scenario.validate()?;
-        let listing = scenario.workflow.listing(&scenario);
+        let program = Compiled::new(&scenario).map_err(|error| ScenarioError::Program {
+            line: error.line,
+            message: error.message,
+        })?;
         // Each run finds its operation by position, not by a search per run.
         // Hashed: built and read once per run, in O(1) each at any size.
         let positions: HashMap<&str, u32, BuildHasherDefault<DefaultHasher>> = scenario
@@ -316,8 +322,7 @@ impl Engine {
             .collect();
         let payloads = RunPayload::of_every_run(&scenario, &workers);
         let mut table = crate::world::Table::new(scenario.design.unique);
-        // Seed 004's processed_operations is bookkeeping: its rows are not effects.
-        table.rows_are_effects = scenario.workflow != crate::workflow::WorkflowKind::Charge;
+        table.rows_are_effects = scenario.workflow.declaration().rows_are_effects;
         let world = World::new(table, workers.iter().map(view).collect());
         let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
         let rule_actions = scenario
@@ -333,7 +338,7 @@ impl Engine {
             world,
             workers,
             checker: Checker::default(),
-            listing: Rc::new(listing),
+            program: Rc::new(program),
             events: 0,
             occurrences: [0; Action::ALL.len()],
             payloads,
@@ -521,7 +526,7 @@ impl Engine {
     /// engines with the same hash continue the same way. The same on every platform.
     pub fn state_hash(&self) -> u64 {
         let mut hasher = crate::fingerprint::Fingerprint::default();
-        crate::explore::hash_world(&self.world, &mut hasher);
+        crate::world::hash_world(&self.world, &mut hasher);
         self.rng.hash(&mut hasher);
         for (index, worker) in self.workers.iter().enumerate() {
             let part = worker.fingerprint.get().unwrap_or_else(|| {
@@ -570,7 +575,7 @@ impl Engine {
             hasher.write_text(result);
         }
         if let Some(task) = &worker.task {
-            task.hash_state(&mut hasher);
+            task.hash_state(&mut hasher, &self.program);
         }
         hash_taken(&worker.occurrences, self.nth_actions.1, &mut hasher);
         hasher.finish()
@@ -707,7 +712,7 @@ impl Engine {
             op,
             messages: step.messages,
             outcome: step.outcome.expect("every step says what happened"),
-            line: self.listing.line(step.line),
+            line: step.line,
             fault: step.marks.or(fault.filter(|_| step.fault_used)),
             broke: broke.into_iter().collect(),
             changes,
@@ -877,6 +882,7 @@ impl Engine {
             .as_mut()
             .expect("a stepping worker has a task");
         let op = task.op().clone();
+        let program = &*self.program;
         let mut ctx = Ctx {
             world: &mut self.world,
             scenario: &self.scenario,
@@ -887,15 +893,15 @@ impl Engine {
         };
         let step = match fault {
             Some(FaultKind::Cancel) => {
-                let mut step = task.cancel(&mut ctx);
+                let mut step = task.cancel(&mut ctx, program);
                 step.fault_used = true;
                 step
             }
             _ if cancelled => {
                 ctx.fault = None;
-                task.cancel(&mut ctx)
+                task.cancel(&mut ctx, program)
             }
-            _ => task.step(&mut ctx),
+            _ => task.step(&mut ctx, program),
         };
         let action = step.action.unwrap_or(action);
         (action, run, op, step, fault)
@@ -957,7 +963,7 @@ impl Engine {
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
         let start = Start::new(op, payload, key, self.world.tick, queued.number);
-        worker.task = Some(self.scenario.workflow.start(start, &self.scenario));
+        worker.task = Some(Task::new(start, &self.program));
         let arrival = match (restarting, queued.redelivered) {
             (true, _) => Arrival::Restart,
             (_, true) => Arrival::Redelivered,
@@ -969,7 +975,7 @@ impl Engine {
                 payload: said_payload,
                 key: said_key,
             }),
-            line: "def",
+            line: self.program.listing.def_line,
             // A redelivery is marked on the copy the learner sees arrive, not on the original.
             fault_used: fault == Some(FaultKind::ChangePayload),
             marks: queued.redelivered.then_some(FaultKind::DeliverTwice),
@@ -1085,7 +1091,7 @@ impl Engine {
             format: TRACE_FORMAT,
             workflow: self.scenario.workflow,
             seed: self.scenario.seed,
-            code: self.listing.code(),
+            code: self.program.listing.code.clone(),
             lanes,
             stages: self
                 .scenario

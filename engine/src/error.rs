@@ -36,6 +36,9 @@ pub enum ScenarioError {
     /// `design.key = "none"` in a workflow whose key is not a request header.
     #[error("design.key = \"none\" needs the reserve workflow (a request sent without an Idempotency-Key header); the {workflow} workflow always has a key")]
     NoKeyOutsideReserve { workflow: String },
+    /// The program breaks a rule at a line (1-based; 0 for the program as a whole).
+    #[error("program, line {line}: {message}")]
+    Program { line: u32, message: String },
     /// A number outside its range.
     #[error("{field} is {value}; it must be between {min} and {max}")]
     OutOfRange {

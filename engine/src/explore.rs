@@ -19,17 +19,13 @@
 //! a state branches: its last successor steps it in place, so a path of single choices (most of
 //! the search, once the budgets are spent) copies nothing.
 
-use std::hash::Hasher;
-
 use serde::Serialize;
 
 use crate::engine::{Choice, Engine, Stepped};
 use crate::error::ScenarioError;
 use crate::fault::{FaultKind, FaultRule};
-use crate::fingerprint::Fingerprint;
 use crate::invariant::Invariant;
 use crate::scenario::{Scenario, Schedule};
-use crate::world::{JobRow, World};
 
 /// The limits of one exploration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1119,78 +1115,5 @@ pub fn fault_phrase(fault: FaultKind) -> &'static str {
         FaultKind::InvalidInput => "an invalid-input rejection",
         FaultKind::PermissionDenied => "a permission refusal",
         FaultKind::Cancel => "a cancel",
-    }
-}
-
-/// Feeds the semantic fields of a world into `hasher`, explicitly (the world's types do not
-/// derive `Hash`). The records go in as the world's running digest (see `World::digest`); the
-/// workers' views are left out: the engine hashes the workers themselves.
-pub(crate) fn hash_world(world: &World, hasher: &mut Fingerprint) {
-    // Small numbers go in two to a word: fewer words to mix, and each pair still stands for its
-    // two numbers exactly (a length or a counter never reaches 2^32).
-    let pair = |low: usize, high: usize| low as u64 | (high as u64) << 32;
-    let table = &world.table;
-    // The next rowid is private to the table; it decides only the ids of later rows, never what
-    // a step does, so states that differ in it alone continue the same way.
-    let flags = u64::from(table.unique) | u64::from(table.rows_are_effects) << 1;
-    // The cancelled workers as a set of bits (validation caps a scenario at 64 workers).
-    let cancelled = world
-        .cancelled
-        .iter()
-        .fold(0u64, |bits, &worker| bits | 1 << (worker % 64));
-    let words = [
-        pair(world.tick as usize, world.journal.len()),
-        // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
-        pair(world.provider.len(), world.effects.len()),
-        pair(table.rows.len(), table.dedup.len()),
-        pair(world.tracker.len(), world.in_flight.len()),
-        world.digest(),
-        pair(world.model_calls as usize, world.progress as usize),
-        pair(world.deepest_calls as usize, flags as usize),
-        cancelled,
-    ];
-    for pair in words.chunks_exact(2) {
-        hasher.write_pair(pair[0], pair[1]);
-    }
-    for request in &world.in_flight {
-        hasher.write_text(&request.key);
-        hasher.write_text(&request.payload);
-        hasher.write_text(&request.operation);
-        hasher.write_u64(request.commit_tick.into());
-    }
-}
-
-/// Feeds one journal row into `hasher`: first one word of its small fields and of which of its
-/// texts are there, so the texts that follow (each with its length) read one way only.
-pub(crate) fn hash_job(row: &JobRow, hasher: &mut Fingerprint) {
-    let review = row.review.as_ref();
-    let present = [
-        row.receipt.is_some(),
-        row.failed_stage.is_some(),
-        row.reason.is_some(),
-        review.is_some(),
-        review.is_some_and(|review| review.owner.is_some()),
-    ]
-    .iter()
-    .enumerate()
-    .fold(0u64, |bits, (bit, &there)| bits | u64::from(there) << bit);
-    let stages = row.stages.len() as u64;
-    hasher
-        .write_u64(row.status as u64 | present << 8 | stages << 16 | u64::from(row.attempts) << 32);
-    hasher.write_text(&row.id);
-    hasher.write_text(&row.payload);
-    let optional = [&row.receipt, &row.failed_stage, &row.reason];
-    for text in optional.into_iter().flatten() {
-        hasher.write_text(text);
-    }
-    for (stage, output) in row.stages.iter() {
-        hasher.write_text(stage);
-        hasher.write_text(output);
-    }
-    if let Some(review) = review {
-        if let Some(owner) = &review.owner {
-            hasher.write_text(owner);
-        }
-        hasher.write_text(&review.next_action);
     }
 }

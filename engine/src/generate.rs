@@ -2,8 +2,8 @@
 //! engine (`make bench`, the app's engine page) and for learners who want a scenario at scale.
 
 use crate::fault::{Action, FaultKind, FaultRule};
+use crate::kind::WorkflowKind;
 use crate::scenario::{Operation, Payload, Run, Scalar, Scenario, Schedule, WorkerPlan};
-use crate::workflow::WorkflowKind;
 
 /// What a generated batch looks like.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +81,7 @@ impl BatchSpec {
             faults: self.faults.clone(),
             schedule: Schedule::RoundRobin,
             step_cap: crate::scenario::STEP_CAP_MAX,
+            program: None,
         }
     }
 }

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The most layers a stack may have.
-pub const LAYERS_MAX: u32 = 6;
+use crate::scenario::LAYERS_MAX;
+
 /// The most attempts a layer may make: 10^6 calls at the bottom is the most a stack makes.
 pub const LAYER_ATTEMPTS_MAX: u32 = 10;
 

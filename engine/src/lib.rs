@@ -11,30 +11,47 @@
 //! clock and no IO: time is a tick counter, and the one RNG is a seeded SplitMix64, so the same
 //! scenario gives the same trace, byte for byte, natively and in WebAssembly.
 
-mod chunks;
-mod contention;
-mod engine;
+// The modules, bottom to top: each imports only those above it in this list.
+// Data: the words every other part uses.
+mod block;
 mod error;
-mod explore;
 mod fault;
 mod few;
 mod fingerprint;
-mod generate;
+mod kind;
+mod lane;
+mod program;
+mod rng;
+mod scenario;
+mod text;
+// State: the records and how they change.
+mod chunks;
 mod invariant;
-mod layers;
 mod lookup;
 mod provider;
 mod retry;
-mod rng;
-mod say;
-mod scenario;
 mod snapshot;
 mod switch;
-mod text;
-mod trace;
-mod workflow;
 mod world;
+// What a run emits.
+mod outcome;
+mod sentence;
+mod trace;
+// Workflows, and the interpreter that runs their programs.
+mod code;
+mod effect;
+mod interpret;
+mod validate;
+mod workflow;
+// Running: the engine, the explorer, and the studies built on them.
+mod contention;
+mod engine;
+mod explore;
+mod generate;
+mod layers;
 
+pub use block::{Block, Catches, Name, Raised, Shape, Spec};
+pub use code::text as block_text;
 pub use contention::{
     clustering_permille, Contention, Policy, PolicyRun, Running, CLIENTS_MAX,
     CONTENTION_ATTEMPTS_MAX,
@@ -49,20 +66,22 @@ pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
 pub use few::Few;
 pub use generate::{chance, BatchSpec};
 pub use invariant::{Invariant, Invariants, Verdict};
-pub use layers::{Stack, StackRun, LAYERS_MAX, LAYER_ATTEMPTS_MAX};
+pub use lane::{Lane, LaneKind};
+pub use layers::{Stack, StackRun, LAYER_ATTEMPTS_MAX};
+pub use outcome::{Arrival, Label, Message, NotSent, Outcome, Prior, Rejection, Reply};
+pub use program::{Line, Program, ProgramError, PROGRAM_DEPTH_MAX, PROGRAM_LINES_MAX};
 pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, Rng};
-pub use say::{Arrival, Label, NotSent, Outcome, Prior, Rejection, Reply};
 pub use scenario::{
     canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
-    WriteMode, STEP_CAP_MAX, TICKS_MAX,
+    WriteMode, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX,
 };
 pub use switch::Switch;
 pub use text::Text;
-pub use trace::{Event, Lane, LaneKind, Message, Stop, Trace, TRACE_FORMAT};
-pub use workflow::{build_retry_batch, WorkflowKind};
+pub use trace::{Event, Stop, Trace, TRACE_FORMAT};
+pub use workflow::{build_retry_batch, Declaration, WorkflowKind};
 pub use world::{
     Change, Effect, InFlight, JobRow, JobStatus, ProviderRecord, Review, Row, Table, WorkerState,
     WorkerView, World, WriteOutcome,

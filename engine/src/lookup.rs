@@ -15,7 +15,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::rng::fnv1a;
 use crate::text::Text;
-use crate::world::SCAN_MAX;
+
+/// Collections up to this size are searched by a scan, not through their index: an explorer's
+/// worlds hold a few records and are copied at every branch, and a copy starts without its
+/// index, so building one would cost more than the scans it saves. Past it, lookups are hashed.
+pub(crate) const SCAN_MAX: usize = 16;
 
 /// Positions (or rowids) by the hash of their key.
 #[derive(Debug)]
@@ -150,12 +154,6 @@ impl<V> Keyed<V> {
     pub(crate) fn entry_mut_at(&mut self, key: &str) -> Option<(usize, &Text, &mut V)> {
         let position = self.position(key)?;
         Some((position, &self.keys[position], &mut self.values[position]))
-    }
-
-    /// The value of `key` and its position (the order of insertion).
-    pub(crate) fn get_at(&self, key: &str) -> Option<(usize, &V)> {
-        self.position(key)
-            .map(|position| (position, &self.values[position]))
     }
 
     /// The value at `position` in the order of insertion (see `entry_mut_at`).

@@ -29,7 +29,7 @@ pub fn deepest_calls_max(policy: &RetryPolicy) -> u32 {
     let layers = if policy.single_layer {
         1
     } else {
-        policy.layers.clamp(1, 6)
+        policy.layers.clamp(1, crate::scenario::LAYERS_MAX)
     };
     policy.attempts_max.max(1).saturating_pow(layers)
 }

@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::{KeySource, Scenario, WriteMode};
-use crate::workflow::WorkflowKind;
 
 /// One on/off design choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -122,69 +121,5 @@ impl Switch {
             }
         }
         changed
-    }
-}
-
-impl WorkflowKind {
-    /// The switches this workflow reads, in the order a learner meets them.
-    pub fn switches(self) -> &'static [Switch] {
-        use Switch as S;
-        match self {
-            WorkflowKind::Reserve => &[
-                S::Reconcile,
-                S::ProviderDedup,
-                S::RejectChangedPayload,
-                S::TrustNotFound,
-                S::ProviderLookup,
-                S::StableKey,
-                S::SingleLayer,
-            ],
-            WorkflowKind::WriteResult => &[S::Upsert, S::Unique, S::CheckFirst, S::StableKey],
-            WorkflowKind::Charge => &[S::Unique, S::StableKey],
-            WorkflowKind::Notify => &[S::Tracker, S::MarkAfter, S::Upsert, S::Unique],
-            WorkflowKind::Pipeline => &[
-                S::SkipSucceeded,
-                S::Resume,
-                S::Tracker,
-                S::Upsert,
-                S::Unique,
-            ],
-            WorkflowKind::Ingest => &[
-                S::SameTransaction,
-                S::DedupOnWrite,
-                S::Tracker,
-                S::Upsert,
-                S::Unique,
-                S::StableKey,
-            ],
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Engine;
-
-    fn scenario(workflow: WorkflowKind) -> Scenario {
-        let text = format!(
-            r#"{{"workflow":"{}","operations":[{{"id":"A"}}],"workers":[{{"name":"w","runs":[{{"op":"A"}},{{"op":"A"}}]}}]}}"#,
-            serde_json::to_value(workflow).unwrap().as_str().unwrap()
-        );
-        serde_json::from_str(&text).unwrap()
-    }
-
-    #[test]
-    fn every_switch_round_trips_and_runs() {
-        for workflow in WorkflowKind::ALL {
-            let base = scenario(workflow);
-            for &switch in workflow.switches() {
-                for on in [false, true] {
-                    let flipped = switch.set(&base, on);
-                    assert_eq!(switch.get(&flipped), on, "{workflow:?} {switch:?}");
-                    Engine::run(flipped).expect("a flipped scenario still runs");
-                }
-            }
-        }
     }
 }

@@ -16,16 +16,20 @@ use serde::{Deserialize, Serialize};
 use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::few::Few;
 use crate::invariant::{Invariant, Invariants, Verdict};
-use crate::say::{Label, Outcome};
+use crate::kind::WorkflowKind;
+use crate::lane::Lane;
+use crate::outcome::{Message, Outcome};
 use crate::snapshot::Snapshot;
 use crate::text::Text;
-use crate::workflow::WorkflowKind;
 use crate::world::{Change, World};
 
 /// The version of the trace's JSON form. Bumped on any change that breaks a reader.
 /// 2: events carry `changes` instead of the whole `state`.
 /// 3: an event's `outcome` and a message's `label` are data (`Outcome`, `Label`), not text.
-pub const TRACE_FORMAT: u32 = 4;
+/// 4: a journal row's review item, a cancel flag per worker.
+/// 5: workflows are programs of blocks: `code` is the program's, a pipeline read says what the
+/// row held (`prior_read`), and a run can end `raised` (see `engine/TRACE.md`).
+pub const TRACE_FORMAT: u32 = 5;
 
 /// A checkpoint is taken once this many changes (or half the world's size, if larger) have passed.
 const CHECKPOINT_CHANGES_MIN: u32 = 64;
@@ -136,32 +140,6 @@ pub enum Stop {
     TimeLimit,
 }
 
-/// One column of the sequence diagram.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Lane {
-    /// Stable id used by messages: "worker-1", "journal", "provider", "database", "tracker",
-    /// "email", "model".
-    pub id: String,
-    /// What the diagram writes at the top.
-    pub label: String,
-    pub kind: LaneKind,
-}
-
-/// What a lane stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LaneKind {
-    Worker,
-    Journal,
-    Provider,
-    Database,
-    Tracker,
-    Sink,
-    Model,
-    /// A single number kept outside the database (an external progress counter).
-    Counter,
-}
-
 /// One step of one worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
@@ -190,17 +168,6 @@ pub struct Event {
     pub broke: Invariants,
     /// What this event changed, in order.
     pub changes: Few<Change>,
-}
-
-/// A message between two lanes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Message {
-    pub from: Text,
-    pub to: Text,
-    /// What the message said, as data; `Label::text` (or `Event::label_text`) says it in words.
-    pub label: Label,
-    /// The message was lost on the way.
-    pub lost: bool,
 }
 
 impl Event {

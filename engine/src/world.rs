@@ -7,12 +7,14 @@
 //! so those copies (a logged change, a checkpoint, a rebuilt state) share them, never copy them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hasher;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::few::Few;
-use crate::lookup::{Keyed, Lookup};
+use crate::fingerprint::Fingerprint;
+use crate::lookup::{Keyed, Lookup, SCAN_MAX};
 use crate::scenario::WriteMode;
 use crate::text::Text;
 
@@ -817,24 +819,6 @@ impl World {
 
     // Changes. Each keeps the indexes current and logs what it did.
 
-    /// The fingerprint of the journal row at `position` (see `Keyed::get_at`): the hash the
-    /// running digest holds it by, when one is kept and the row has not changed in this step,
-    /// so an explorer's run that reads the row does not hash it again.
-    pub(crate) fn job_fingerprint(&self, position: usize) -> u64 {
-        let digest = &self.digest;
-        match digest.jobs.get(position) {
-            Some(&hash) if !digest.dirty_jobs.contains(&(position as u32)) => {
-                debug_assert_eq!(
-                    hash,
-                    job_hash(self.journal.value_at(position)),
-                    "the digest holds the row by its hash as it is"
-                );
-                hash
-            }
-            _ => job_hash(self.journal.value_at(position)),
-        }
-    }
-
     /// The journal row of `operation`, to change it in place.
     pub(crate) fn job_mut(&mut self, operation: &str) -> Option<&mut JobRow> {
         // One search of the journal: the fields are borrowed apart.
@@ -1211,11 +1195,6 @@ mod shared_row {
     }
 }
 
-/// Collections up to this size are searched by a scan, not through their index: an explorer's
-/// worlds hold a few records and are copied at every branch, and a copy starts without its
-/// index, so building one would cost more than the scans it saves. Past it, lookups are hashed.
-pub(crate) const SCAN_MAX: usize = 16;
-
 /// The positions a scan finds when the collection is `small`, else those its index lists: the
 /// records that may hold the key, which the caller checks (see `lookup.rs`).
 fn found<'a, P: Copy + 'a>(
@@ -1459,7 +1438,7 @@ fn item_hash<T: ?Sized>(
 }
 
 fn job_hash(row: &JobRow) -> u64 {
-    item_hash(Item::Job, row, crate::explore::hash_job)
+    item_hash(Item::Job, row, hash_job)
 }
 
 fn provider_hash(position: usize, record: &ProviderRecord) -> u64 {
@@ -1495,6 +1474,79 @@ fn tracker_hash(key: &str, operation: &str) -> u64 {
     item_hash(Item::Tracker, &(key, operation), |pair, hasher| {
         pair.hash(hasher)
     })
+}
+
+/// Feeds the semantic fields of a world into `hasher`, explicitly (the world's types do not
+/// derive `Hash`). The records go in as the world's running digest (see `World::digest`); the
+/// workers' views are left out: the engine hashes the workers themselves.
+pub(crate) fn hash_world(world: &World, hasher: &mut Fingerprint) {
+    // Small numbers go in two to a word: fewer words to mix, and each pair still stands for its
+    // two numbers exactly (a length or a counter never reaches 2^32).
+    let pair = |low: usize, high: usize| low as u64 | (high as u64) << 32;
+    let table = &world.table;
+    // The next rowid is private to the table; it decides only the ids of later rows, never what
+    // a step does, so states that differ in it alone continue the same way.
+    let flags = u64::from(table.unique) | u64::from(table.rows_are_effects) << 1;
+    // The cancelled workers as a set of bits (validation caps a scenario at 64 workers).
+    let cancelled = world
+        .cancelled
+        .iter()
+        .fold(0u64, |bits, &worker| bits | 1 << (worker % 64));
+    let words = [
+        pair(world.tick as usize, world.journal.len()),
+        // The lengths keep apart worlds whose digests could only meet by a sum's coincidence.
+        pair(world.provider.len(), world.effects.len()),
+        pair(table.rows.len(), table.dedup.len()),
+        pair(world.tracker.len(), world.in_flight.len()),
+        world.digest(),
+        pair(world.model_calls as usize, world.progress as usize),
+        pair(world.deepest_calls as usize, flags as usize),
+        cancelled,
+    ];
+    for pair in words.chunks_exact(2) {
+        hasher.write_pair(pair[0], pair[1]);
+    }
+    for request in &world.in_flight {
+        hasher.write_text(&request.key);
+        hasher.write_text(&request.payload);
+        hasher.write_text(&request.operation);
+        hasher.write_u64(request.commit_tick.into());
+    }
+}
+
+/// Feeds one journal row into `hasher`: first one word of its small fields and of which of its
+/// texts are there, so the texts that follow (each with its length) read one way only.
+pub(crate) fn hash_job(row: &JobRow, hasher: &mut Fingerprint) {
+    let review = row.review.as_ref();
+    let present = [
+        row.receipt.is_some(),
+        row.failed_stage.is_some(),
+        row.reason.is_some(),
+        review.is_some(),
+        review.is_some_and(|review| review.owner.is_some()),
+    ]
+    .iter()
+    .enumerate()
+    .fold(0u64, |bits, (bit, &there)| bits | u64::from(there) << bit);
+    let stages = row.stages.len() as u64;
+    hasher
+        .write_u64(row.status as u64 | present << 8 | stages << 16 | u64::from(row.attempts) << 32);
+    hasher.write_text(&row.id);
+    hasher.write_text(&row.payload);
+    let optional = [&row.receipt, &row.failed_stage, &row.reason];
+    for text in optional.into_iter().flatten() {
+        hasher.write_text(text);
+    }
+    for (stage, output) in row.stages.iter() {
+        hasher.write_text(stage);
+        hasher.write_text(output);
+    }
+    if let Some(review) = review {
+        if let Some(owner) = &review.owner {
+            hasher.write_text(owner);
+        }
+        hasher.write_text(&review.next_action);
+    }
 }
 
 #[cfg(test)]

@@ -314,6 +314,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                             faults,
                             schedule,
                             step_cap,
+                            program: None,
                         }
                     },
                 )
@@ -639,6 +640,7 @@ fn base() -> Scenario {
         faults: Vec::new(),
         schedule: Schedule::Sequential,
         step_cap: 100,
+        program: None,
     }
 }
 

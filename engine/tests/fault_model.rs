@@ -41,6 +41,7 @@ fn scenario(workflow: WorkflowKind, action: Action) -> Scenario {
         faults: Vec::new(),
         schedule: Default::default(),
         step_cap: 200,
+        program: None,
     };
     let design = &mut scenario.design;
     match workflow {
@@ -97,7 +98,7 @@ fn every_workflow_declares_where_faults_strike() {
     for workflow in WorkflowKind::ALL {
         let table = workflow.fault_table();
         assert!(!table.is_empty(), "{workflow:?} declares nothing");
-        for &(action, faults) in table {
+        for &(action, faults) in &table {
             let expected_in_order = faults.windows(2).all(|pair| pair[0] < pair[1]);
             assert!(
                 expected_in_order,
@@ -135,7 +136,7 @@ fn every_workflow_declares_where_faults_strike() {
 fn every_declared_fault_changes_the_run_where_it_strikes() {
     let mut checked = 0;
     for workflow in WorkflowKind::ALL {
-        for &(action, faults) in workflow.fault_table() {
+        for (action, faults) in workflow.fault_table() {
             if faults.is_empty() {
                 continue;
             }

@@ -199,10 +199,10 @@ fn generate(scenario: &mut Scenario, records: u32, workers: u32) {
 
 /// A fault that applies in this workflow: the first its table declares, at its first occurrence.
 fn first_fault(workflow: WorkflowKind) -> Option<FaultRule> {
-    let (at, faults) = workflow.fault_table().first()?;
+    let (at, faults) = *workflow.fault_table().first()?;
     Some(FaultRule {
         fault: *faults.first()?,
-        at: *at,
+        at,
         nth: Some(1),
         worker: None,
         chance_permille: None,

@@ -1,354 +1,12 @@
-//! The words of a trace, in one place. An event stores what happened as data ([`Outcome`]) and
-//! each message what it said ([`Label`]); the English sentence is rendered only when someone
-//! shows it, from that data and the event's own `op` and `action`. A run that records nothing
-//! builds no sentence at all.
+//! The words of a trace: each outcome and each message label as the sentence a person reads,
+//! rendered from the event's data and its own `op` and `action`.
 
-use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-use serde::{Deserialize, Serialize};
-
 use crate::fault::Action;
-use crate::text::Text;
+use crate::outcome::{Arrival, Label, NotSent, Outcome, Prior, Rejection, Reply};
 use crate::trace::Event;
-use crate::world::{JobStatus, WriteOutcome};
-
-/// What one event did. Each variant is one kind of sentence; `text` renders it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "say", rename_all = "snake_case")]
-pub enum Outcome {
-    // ---- the engine itself ----
-    /// "receives OP PAYLOAD (key KEY)", or "restarts and receives ...", "receives again
-    /// (redelivered) ...".
-    Received {
-        arrival: Arrival,
-        payload: Text,
-        key: Text,
-    },
-    /// "cancel flag is up: RUNS run(s) not started".
-    NotStarted { runs: u32 },
-    /// "crashes before ACTION of OP: its memory is lost" (the event's action and op).
-    Crashed,
-    /// "cancel flag seen: stops before BEFORE; it never begins".
-    Cancelled { before: Action },
-    /// "cancel flag seen: stops before BEFORE; the submit already sent has no answer, so its
-    /// outcome stays unknown" (the journal row becomes `unknown`).
-    CancelledUnresolved { before: Action },
-    /// "returns \"RESULT\"".
-    Returned { result: Cow<'static, str> },
-    /// A timed-out request reaches the provider late: "the timed-out request arrives late and
-    /// commits: RECEIPT", "...; RECEIPT exists, no new effect", "... and is refused (STATUS)",
-    /// "...; accepted silently as RECEIPT".
-    LateCommit { reply: Reply },
-
-    // ---- reserve: journal, lookup, submit ----
-    /// "no journal row yet".
-    NoJournalRow,
-    /// "journal row has a different payload".
-    JournalPayloadDiffers,
-    /// "journal row is STATUS".
-    JournalRow { status: JobStatus },
-    /// "checkpoint saved: pending".
-    CheckpointSaved,
-    /// "another worker saved this checkpoint first: insert ignored".
-    CheckpointRaced,
-    /// "lookup failed: still unknown".
-    LookupFailed,
-    /// "provider holds a different payload".
-    ProviderPayloadDiffers,
-    /// "already done at the provider: RECEIPT".
-    AlreadyDone { receipt: Text },
-    /// "not found, but an earlier attempt is unresolved".
-    NotFoundUnresolved,
-    /// "not found".
-    NotFound,
-    /// "request lost: timeout, nothing happened (the worker cannot tell)".
-    SubmitRequestLost,
-    /// "provider committed, reply lost: timeout".
-    SubmitReplyLost,
-    /// "no answer in time: timeout (the request is still in flight)".
-    SubmitTimeout,
-    /// "503 busy: refused before any effect, by the provider's documentation".
-    SubmitBusy,
-    /// "400 invalid input: repeating it cannot help".
-    SubmitInvalid,
-    /// "403 forbidden: a person must fix the credential".
-    SubmitForbidden,
-    /// The provider answered a submit: "provider created RECEIPT", "provider replayed RECEIPT: no
-    /// new effect", "changed payload accepted silently: old RECEIPT returned", "STATUS: key
-    /// reused with a different payload".
-    Submitted { reply: Reply },
-    /// "backs off TICKS tick(s) before attempt ATTEMPT".
-    BacksOff { ticks: u32, attempt: u32 },
-    /// "journal: STATUS".
-    Journal { status: JobStatus },
-    /// "journal: failed (WHY)".
-    JournalRejected { why: Rejection },
-
-    // ---- tables ----
-    /// A write to the results table: "row inserted", "conflict on the key: ...", ..., followed
-    /// by ", but the acknowledgment was lost: timeout" when `lost`.
-    Written {
-        write: WriteOutcome,
-        unique: bool,
-        lost: bool,
-    },
-    /// "database busy: nothing written".
-    DatabaseBusy,
-    /// "check in application code: 1 row" or "...: no row".
-    Checked { exists: bool },
-    /// "key claimed atomically: this request owns the charge".
-    Claimed,
-    /// "key already claimed: another attempt owns this charge".
-    ClaimTaken,
-    /// "check: found" or "check: not found".
-    CheckFound { found: bool },
-    /// "result recorded for replays".
-    ResultRecorded,
-
-    // ---- side effects ----
-    /// "the gateway did not charge".
-    NotCharged,
-    /// "card charged", or "card charged again: CHARGES charges for one payment".
-    Charged { charges: u32 },
-    /// "skipping OP: notification already sent".
-    AlreadyNotified,
-    /// "not done yet".
-    NotDoneYet,
-    /// "KEY marked done".
-    Marked { key: Text },
-    /// "the notification was not sent".
-    NotificationNotSent,
-    /// "sending notification for OP", or "notification for OP sent again: SENT in all".
-    Notifying { sent: u32 },
-
-    // ---- pipeline ----
-    /// "OP already succeeded: skipped at the boundary".
-    SkippedSucceeded,
-    /// "OP already succeeded, but this design processes it again".
-    ProcessedAgain,
-    /// "a model output is preserved, but this design starts over".
-    StartsOver,
-    /// "prior result: PRIOR; starting from the model call", or "prior result: PRIOR".
-    PriorResult { prior: Prior, from_model: bool },
-    /// "model output preserved: resuming at the downstream write".
-    ResumesAtWrite,
-    /// "write already done: resuming at the notification".
-    ResumesAtNotification,
-    /// "the model call failed: nothing to preserve".
-    ModelFailed,
-    /// "model returns summary-OP (call CALLS in all); output preserved".
-    ModelReturned { calls: u32 },
-    /// "database busy: nothing written; the model output stays preserved".
-    WriteBusyOutputKept,
-    /// A written row whose acknowledgment was lost: "WRITE, but the acknowledgment was lost:
-    /// timeout; recorded as a failed write".
-    WriteLostFailed { write: WriteOutcome, unique: bool },
-    /// "notification already sent: skipped".
-    NotificationSkipped,
-    /// "the notification failed; the write stays done".
-    NotificationFailed,
-    /// "notification sent, but the reply was lost: the stage fails".
-    NotificationReplyLost,
-    /// "notification sent", or "notification sent again: SENT for one item".
-    NotificationSent { sent: u32 },
-    /// "item result: success".
-    ItemSucceeded,
-
-    // ---- ingest ----
-    /// "dedup key KEY already committed: skip the write", or "dedup key KEY not seen".
-    DedupKey { key: Text, seen: bool },
-    /// A written record: the `Written` sentence, then "; dedup key committed with it" and
-    /// "; readers will filter the duplicate, but it is stored" when they apply.
-    Ingested {
-        write: WriteOutcome,
-        unique: bool,
-        lost: bool,
-        dedup_committed: bool,
-        duplicate_stored: bool,
-    },
-    /// "transaction rolled back: nothing written".
-    RolledBack,
-    /// "503 busy: nothing sent; the row stays, the email is owed", or "request lost: nothing
-    /// sent, timeout; ...".
-    EmailNotSent { why: NotSent },
-    /// "email already sent for this key: skipped".
-    EmailSkipped,
-    /// "email sent, but the reply was lost: timeout".
-    EmailReplyLost,
-    /// "email sent", or "email sent again: SENT for one event".
-    EmailSent { sent: u32 },
-    /// "progress counter: POSITION events done".
-    Progress { position: u32 },
-}
-
-/// How a run arrived at its worker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Arrival {
-    First,
-    /// After a crash.
-    Restart,
-    /// A second delivery of the same message.
-    Redelivered,
-}
-
-/// What the provider answered to a submit (the receipt, or the refusal's status code).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "reply", rename_all = "snake_case")]
-pub enum Reply {
-    Created {
-        receipt: Text,
-    },
-    Replayed {
-        receipt: Text,
-    },
-    Rejected {
-        status: u16,
-    },
-    SilentlyAccepted {
-        receipt: Text,
-    },
-    /// 400: the request had no idempotency key.
-    KeyMissing,
-}
-
-/// Why a run refused to go on with a changed payload.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "why", rename_all = "snake_case")]
-pub enum Rejection {
-    /// "the provider holds another payload under this key".
-    ProviderPayload,
-    /// "STATUS: key reused with a different payload".
-    KeyReused { status: u16 },
-    /// "400: no Idempotency-Key header".
-    KeyMissing,
-}
-
-/// Why a send to a sink never happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NotSent {
-    /// "503 busy: nothing sent".
-    Busy,
-    /// "request lost: nothing sent, timeout".
-    RequestLost,
-}
-
-/// What a pipeline item's journal row said about an earlier run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "prior", rename_all = "snake_case")]
-pub enum Prior {
-    /// "success".
-    Success,
-    /// "failed at STAGE".
-    FailedAt { stage: Text },
-    /// "none".
-    None,
-    /// The row's status.
-    Status { status: JobStatus },
-}
-
-/// What one message said. Requests name the event's `op` where they say it; `text` renders it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "say", rename_all = "snake_case")]
-pub enum Label {
-    // ---- requests ----
-    /// "get OP".
-    Get,
-    /// "insert OP pending".
-    InsertPending,
-    /// "set OP STATUS".
-    SetStatus { status: JobStatus },
-    /// "set OP verified RECEIPT".
-    SetVerified { receipt: Text },
-    /// "mark_success OP".
-    MarkSuccess,
-    /// "lookup KEY".
-    Lookup { key: Text },
-    /// "submit KEY PAYLOAD".
-    Submit { key: Text, payload: Text },
-    /// "write KEY".
-    Write { key: Text },
-    /// "SELECT KEY".
-    Select { key: Text },
-    /// "SELECT tracking KEY".
-    SelectTracking { key: Text },
-    /// "claim KEY".
-    Claim { key: Text },
-    /// "record KEY ch-CHARGE".
-    Record { key: Text, charge: u32 },
-    /// "already_done KEY".
-    AlreadyDone { key: Text },
-    /// "mark_done KEY".
-    MarkDone { key: Text },
-    /// "charge PAYLOAD".
-    Charge { payload: Text },
-    /// "notify OP".
-    Notify,
-    /// "email OP".
-    Email,
-    /// "call_model OP".
-    CallModel,
-    /// "save POSITION".
-    Save { position: u32 },
-
-    // ---- replies ----
-    /// "ok".
-    Ok,
-    /// "none".
-    None,
-    /// The status's name.
-    Status { status: JobStatus },
-    /// "success".
-    Success,
-    /// "failed at STAGE".
-    FailedAt { stage: Text },
-    /// "ignored: row exists".
-    RowExists,
-    /// "found RECEIPT".
-    FoundReceipt { receipt: Text },
-    /// "found".
-    Found,
-    /// "not found".
-    NotFound,
-    /// "503 busy".
-    Busy,
-    /// "201 RECEIPT", "200 RECEIPT (replay)", "200 RECEIPT", "STATUS key reused".
-    Provider { reply: Reply },
-    /// "400 invalid".
-    Invalid,
-    /// "403 forbidden".
-    Forbidden,
-    /// "database is locked".
-    Locked,
-    /// "inserted", "updated", "ignored" or "conflict".
-    WriteDone { write: WriteOutcome },
-    /// "1 row".
-    OneRow,
-    /// "no row".
-    NoRow,
-    /// "1 row claimed".
-    RowClaimed,
-    /// "0 rows: key taken".
-    KeyTaken,
-    /// "charged ch-CHARGE".
-    Charged { charge: u32 },
-    /// "sent".
-    Sent,
-    /// "skipped: already sent".
-    AlreadySent,
-    /// "skipped: in the email log".
-    InEmailLog,
-    /// "done".
-    Done,
-    /// "not done".
-    NotDone,
-    /// "429 rate limited".
-    RateLimited,
-    /// "summary-OP".
-    Summary,
-}
+use crate::world::WriteOutcome;
 
 impl Outcome {
     /// The sentence, as the event card and `lab run` show it.
@@ -395,6 +53,11 @@ impl Outcome {
                 before.name()
             ),
             Outcome::Returned { result } => write!(out, "returns \"{result}\""),
+            Outcome::Raised { error } => write!(
+                out,
+                "raises {}: no handler catches it, so the run stops",
+                error.name()
+            ),
             Outcome::LateCommit { reply } => match reply {
                 Reply::Created { receipt } => write!(
                     out,
@@ -471,6 +134,16 @@ impl Outcome {
                 unique,
                 lost,
             } => written(out, write, *unique, *lost),
+            Outcome::TrackingSaved { key, new, lost } => {
+                match new {
+                    true => write!(out, "dedup key {key} committed")?,
+                    false => write!(out, "dedup key {key} was already committed")?,
+                }
+                if *lost {
+                    out.write_str(", but the acknowledgment was lost: timeout")?;
+                }
+                Ok(())
+            }
             Outcome::DatabaseBusy => out.write_str("database busy: nothing written"),
             Outcome::Checked { exists } => write!(
                 out,
@@ -502,29 +175,14 @@ impl Outcome {
             Outcome::Notifying { sent } => {
                 write!(out, "notification for {op} sent again: {sent} in all")
             }
-            Outcome::SkippedSucceeded => {
-                write!(out, "{op} already succeeded: skipped at the boundary")
-            }
-            Outcome::ProcessedAgain => write!(
-                out,
-                "{op} already succeeded, but this design processes it again"
-            ),
-            Outcome::StartsOver => {
-                out.write_str("a model output is preserved, but this design starts over")
-            }
-            Outcome::PriorResult { prior, from_model } => {
+            Outcome::PriorRead { prior, kept } => {
                 out.write_str("prior result: ")?;
                 prior.write(out)?;
-                if *from_model {
-                    out.write_str("; starting from the model call")?;
+                match kept {
+                    0 => Ok(()),
+                    1 => out.write_str("; 1 stage kept its output"),
+                    kept => write!(out, "; {kept} stages kept their output"),
                 }
-                Ok(())
-            }
-            Outcome::ResumesAtWrite => {
-                out.write_str("model output preserved: resuming at the downstream write")
-            }
-            Outcome::ResumesAtNotification => {
-                out.write_str("write already done: resuming at the notification")
             }
             Outcome::ModelFailed => out.write_str("the model call failed: nothing to preserve"),
             Outcome::ModelReturned { calls } => write!(
@@ -715,20 +373,6 @@ impl Label {
             Label::NotDone => out.write_str("not done"),
             Label::RateLimited => out.write_str("429 rate limited"),
             Label::Summary => write!(out, "summary-{op}"),
-        }
-    }
-}
-
-impl Reply {
-    /// The reply as data, from the provider's answer (moving its receipt, no copy).
-    pub(crate) fn from_submit(reply: crate::provider::SubmitReply) -> Reply {
-        use crate::provider::SubmitReply;
-        match reply {
-            SubmitReply::Created { receipt } => Reply::Created { receipt },
-            SubmitReply::Replayed { receipt } => Reply::Replayed { receipt },
-            SubmitReply::Rejected { status } => Reply::Rejected { status },
-            SubmitReply::SilentlyAccepted { receipt } => Reply::SilentlyAccepted { receipt },
-            SubmitReply::KeyMissing => Reply::KeyMissing,
         }
     }
 }
