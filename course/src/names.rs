@@ -14,7 +14,13 @@ pub fn by_name<T: DeserializeOwned>(what: &str, name: &str) -> Result<T, String>
         let known = error
             .split_once("expected ")
             .map(|(_, known)| known.trim_start_matches("one of ").replace('`', ""))
-            .map(|known| known.split(" at line").next().unwrap_or_default().to_string())
+            .map(|known| {
+                known
+                    .split(" at line")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
             .unwrap_or(error);
         format!("no {what} is called \"{name}\"; known: {known}")
     })
@@ -37,21 +43,30 @@ mod tests {
     #[test]
     fn every_name_reads_back() {
         for invariant in Invariant::ALL {
-            assert_eq!(by_name::<Invariant>("invariant", invariant.id()), Ok(invariant));
+            assert_eq!(
+                by_name::<Invariant>("invariant", invariant.id()),
+                Ok(invariant)
+            );
             assert_eq!(name_of(&invariant), invariant.id());
         }
         for action in Action::ALL {
             assert_eq!(by_name::<Action>("action", action.name()), Ok(action));
         }
         for workflow in WorkflowKind::ALL {
-            assert_eq!(by_name::<WorkflowKind>("workflow", workflow.name()), Ok(workflow));
+            assert_eq!(
+                by_name::<WorkflowKind>("workflow", workflow.name()),
+                Ok(workflow)
+            );
         }
     }
 
     #[test]
     fn an_unknown_name_lists_the_known_ones() {
         let message = by_name::<FaultKind>("fault", "lose").unwrap_err();
-        assert!(message.starts_with("no fault is called \"lose\"; known: "), "{message}");
+        assert!(
+            message.starts_with("no fault is called \"lose\"; known: "),
+            "{message}"
+        );
         assert!(message.contains("lose_reply, "), "{message}");
         assert!(!message.contains('`'), "{message}");
         assert!(!message.contains("line"), "{message}");

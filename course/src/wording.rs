@@ -111,10 +111,7 @@ mod tests {
 
     #[test]
     fn a_report_in_words() {
-        assert_eq!(
-            figures(&report(true)),
-            "1 schedule, 69,034 distinct states"
-        );
+        assert_eq!(figures(&report(true)), "1 schedule, 69,034 distinct states");
         assert_eq!(
             extent(&report(true), false),
             "Every schedule within the budget was explored"

@@ -9,8 +9,8 @@ use lab_engine::{Contention, Engine, Invariant, Scenario, Trace};
 use super::cursor::point_event;
 use super::files::{ChooseFile, FindLineFile, InjectFile, StepFile, TaskOptionFile, TryFile};
 use super::markdown::{inline_markdown, plain_text};
-use crate::names::{by_name, name_of};
 use crate::model::{Change, QuestionKind, Task, TaskOption, TryExpect, Variant};
+use crate::names::{by_name, name_of};
 
 /// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
 /// the place of the next step that resolves.
