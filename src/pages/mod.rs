@@ -1,4 +1,3 @@
-pub mod address;
 pub mod engine;
 pub mod home;
 pub mod lesson;
