@@ -78,6 +78,11 @@ bench-site: setup
 	node scripts/postbuild.mjs tests/floor-app/dist
 	cd tests/browser && node bench-site.js
 
+## Regenerates docs/screenshot.png (the README's picture) from the built dist/.
+screenshot: setup
+	@test -f dist/index.html || $(MAKE) build
+	node scripts/screenshot.mjs
+
 clean:
 	cargo clean
 	rm -rf dist test-output tests/minimal-app/dist tests/floor-app/dist
