@@ -1,6 +1,7 @@
 //! "What could go wrong?": the exhaustive explorer on the scenario the lab shows, switches and
 //! faults included, run in slices between frames so the page stays responsive. Its findings are
-//! the engine's report, in the engine's words; the shortest counterexample opens in the player.
+//! the engine's report, worded by `lab_course::wording` as `lab explore` and the checker word it;
+//! the shortest counterexample opens in the player.
 
 use std::cell::RefCell;
 use std::rc::Rc;
