@@ -3,7 +3,8 @@
 // `make build`) in Debian's headless Chromium through playwright-core, launched and served the
 // way the browser tests do (tests/browser/support.js). It opens a lesson and steps on, as a
 // learner who skips the predictions, until the records show a duplicate; then it takes the
-// window, light theme, animations off. `make screenshot` runs it.
+// window (tall enough for the records, the diagram and the invariants), light theme, animations
+// off. `make screenshot` runs it.
 // Usage: node scripts/screenshot.mjs [LESSON] [OUT]   (default: naive-retry docs/screenshot.png)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ const { server, origin } = await startServer();
 const browser = await launchBrowser();
 try {
   const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
+    viewport: { width: 1280, height: 1500 },
     deviceScaleFactor: 1,
     colorScheme: 'light',
     reducedMotion: 'reduce',
