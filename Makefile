@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 WASM := --target wasm32-unknown-unknown
 PUBLIC_URL ?= /
 
-.PHONY: setup setup-build serve serve-dist build bench-site test check lint test-native test-browser lessons bench clean
+.PHONY: setup setup-build serve serve-dist build bench-site test check lint structure test-native test-browser lessons bench screenshot clean
 
 setup:
 	@scripts/setup.sh all
@@ -32,13 +32,18 @@ serve-dist:
 	node scripts/serve-dist.mjs dist 8081
 
 ## Everything CI runs.
-test: setup lint test-native build test-browser
+test: setup lint structure test-native build test-browser
 	@echo "make test: all checks passed"
 
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy $(WASM) -p idempotency-lab -p lab-engine -p lab-course -- -D warnings
+
+## No import cycle between the files of a crate (scripts/structure.mjs, and its own tests).
+structure:
+	node --test --test-reporter=spec --test-reporter-destination=stdout scripts/structure.test.mjs
+	node scripts/structure.mjs
 
 test-native:
 	cargo test --workspace
@@ -72,6 +77,11 @@ bench-site: setup
 	cd tests/floor-app && trunk build --release
 	node scripts/postbuild.mjs tests/floor-app/dist
 	cd tests/browser && node bench-site.js
+
+## Regenerates docs/screenshot.png (the README's picture) from the built dist/.
+screenshot: setup
+	@test -f dist/index.html || $(MAKE) build
+	node scripts/screenshot.mjs
 
 clean:
 	cargo clean

@@ -3,7 +3,8 @@
 // by scripts/postbuild.mjs) when the request's Accept-Encoding allows it, with Content-Encoding
 // and Vary; long caching for Trunk's content-hashed files, none for index.html; index.html for
 // any path that is not a file (the app routes by the hash). `make serve-dist` runs it; the
-// benchmark (scripts/bench.mjs) imports createServer.
+// site benchmark (tests/browser/bench-site.js) and the prerender (scripts/postbuild.mjs) import
+// createServer.
 // Usage: node scripts/serve-dist.mjs [DIST] [PORT]   (default: dist 8081)
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,10 +1,15 @@
-//! The shell: header, router, footer, inside the store that keeps progress and settings.
+//! The shell: header, router, footer, inside the store that keeps progress and settings; and
+//! `switch`, the page each route renders.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::settings::SettingsMenu;
-use crate::route::{switch, Route};
+use crate::pages::{
+    engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, retries::RetriesPage,
+    sandbox::SandboxPage, scenario::ScenarioPage,
+};
+use crate::route::Route;
 use crate::store::{LoadNotice, StoreProvider};
 
 #[component]
@@ -52,5 +57,35 @@ fn Shell() -> Html {
                     <Link<Route> to={Route::Engine}>{ "Engine performance" }</Link<Route>>
                 </footer>
         </>
+    }
+}
+
+/// Renders the page for a route.
+pub fn switch(route: Route) -> Html {
+    let lesson = |id: String, step: Option<String>, changes: Option<String>, embedded: bool| {
+        html! {
+            <LessonPage
+                {id}
+                step={step.map(AttrValue::from)}
+                changes={changes.map(AttrValue::from)}
+                {embedded}
+            />
+        }
+    };
+    match route {
+        Route::Home => html! { <Home /> },
+        Route::Lesson { id } => lesson(id, None, None, false),
+        Route::LessonStep { id, step } => lesson(id, Some(step), None, false),
+        Route::LessonChanged { id, step, changes } => lesson(id, Some(step), Some(changes), false),
+        Route::EmbedLesson { id, step } => lesson(id, Some(step), None, true),
+        Route::EmbedLessonChanged { id, step, changes } => {
+            lesson(id, Some(step), Some(changes), true)
+        }
+        Route::Scenario { state } => html! { <ScenarioPage {state} embedded={false} /> },
+        Route::EmbedScenario { state } => html! { <ScenarioPage {state} embedded={true} /> },
+        Route::Engine => html! { <EnginePage /> },
+        Route::Retries => html! { <RetriesPage /> },
+        Route::Sandbox | Route::SandboxState { .. } => html! { <SandboxPage /> },
+        Route::NotFound => html! { <NotFound /> },
     }
 }

@@ -1,5 +1,5 @@
 //! Files in and out: saving text as a file the learner downloads, through a temporary
-//! `<a download>`, and taking the file a learner chose in an `<input type="file">`.
+//! `<a download>` (`download_text`, or `offer` for a button that logs a failure), and taking the file a learner chose in an `<input type="file">`.
 
 use gloo::file::{Blob, File, ObjectUrl};
 use gloo::timers::callback::Timeout;
@@ -31,6 +31,15 @@ pub fn download_text(name: &str, text: &str, mime: &str) -> Result<(), String> {
     anchor.remove();
     Timeout::new(REVOKE_DELAY_MS, move || drop(url)).forget();
     Ok(())
+}
+
+/// Offers `text` as a file called `name`, for a download button: when the text could not be
+/// written (`Err`) or the browser refuses the download, the reason goes to the console, since
+/// the click has nothing else to show.
+pub fn offer(name: &str, mime: &str, text: Result<String, String>) {
+    if let Err(error) = text.and_then(|text| download_text(name, &text, mime)) {
+        gloo::console::error!(format!("download of {name} failed: {error}"));
+    }
 }
 
 /// The file chosen in the `<input type="file">` that `event` (its change event) comes from, if

@@ -1,11 +1,28 @@
 //! Idempotency Lab: the Yew app. It renders traces from the recovery engine and lets the learner
-//! drive them; it never re-implements engine logic.
+//! drive them; what a scenario may hold (its workflows, switches, faults and choices) it reads
+//! from the engine's declarations, and the words of a report from `lab_course::wording`.
+//!
+//! The layers, from the bottom up; a file imports only from the layers below it (and from its
+//! own layer without a cycle), and `scripts/structure.mjs` fails on any import cycle:
+//!
+//! 1. Leaves, with no UI: `route` (every address), `course` (the embedded course), `format`
+//!    (counts), `clock`, `download`, `frames`, `panic`, `svg_export`.
+//! 2. `store`: saved progress, settings and the sandbox, and the app's context that holds them;
+//!    `sandbox`, the sandbox's own state.
+//! 3. `components`: one panel a file, each a view of a trace or a form (`player/state.rs`, the
+//!    player's reducer, sits beside them: plain data the narrative reads).
+//! 4. `player`: the lab every page reuses (panels, playback, shortcuts, the explorer's panel, the
+//!    address hook).
+//! 5. `pages`: one a route.
+//! 6. `app`: the shell around the pages, and `switch`, the page each route renders.
+//! 7. `main`: starts the app.
 
 mod app;
 mod clock;
 mod components;
 mod course;
 mod download;
+mod format;
 mod frames;
 mod pages;
 mod panic;

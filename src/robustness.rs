@@ -1,7 +1,8 @@
 //! Property tests: the parsers that read what comes from outside (the URL, saved and imported
-//! data) never panic, on 10,000 random and 10,000 mutated inputs each, and what they accept
-//! reads back the same.
+//! data) never panic, on 10,000 random and 10,000 mutated inputs each (`lab_course::mutate`),
+//! and what they accept reads back the same.
 
+use lab_course::mutate::{mutated, Mutation};
 use proptest::prelude::*;
 use yew_router::Routable;
 
@@ -20,47 +21,13 @@ fn route_like() -> impl Strategy<Value = String> {
     ]
 }
 
-/// One edit of a text: delete, insert or replace one character, at a position given as a
-/// fraction of the text's length.
-#[derive(Clone, Debug)]
-enum Edit {
-    Delete(prop::sample::Index),
-    Insert(prop::sample::Index, char),
-    Replace(prop::sample::Index, char),
-}
+/// Characters that matter to JSON, put in more often than chance would pick them.
+const TOKENS: [&str; 13] = [
+    "{", "}", "[", "]", "\"", ":", ",", "\\", "-", "0", "9", "e", "n",
+];
 
-fn edit() -> impl Strategy<Value = Edit> {
-    // Characters that matter to JSON more often than chance would pick them.
-    let character = prop_oneof![
-        prop::sample::select(vec![
-            '{', '}', '[', ']', '"', ':', ',', '\\', '-', '0', '9', 'e', 'n'
-        ]),
-        any::<char>(),
-    ];
-    prop_oneof![
-        any::<prop::sample::Index>().prop_map(Edit::Delete),
-        (any::<prop::sample::Index>(), character.clone()).prop_map(|(at, c)| Edit::Insert(at, c)),
-        (any::<prop::sample::Index>(), character).prop_map(|(at, c)| Edit::Replace(at, c)),
-    ]
-}
-
-/// `text` after the edits, applied in order.
-fn mutate(text: &str, edits: &[Edit]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for edit in edits {
-        match edit {
-            Edit::Delete(at) if !chars.is_empty() => {
-                chars.remove(at.index(chars.len()));
-            }
-            Edit::Insert(at, c) => chars.insert(at.index(chars.len() + 1), *c),
-            Edit::Replace(at, c) if !chars.is_empty() => {
-                let index = at.index(chars.len());
-                chars[index] = *c;
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
+fn edit() -> impl Strategy<Value = Mutation> {
+    lab_course::mutate::mutation(&TOKENS)
 }
 
 /// A progress file with a few lessons, as the app exports it.
@@ -116,7 +83,7 @@ proptest! {
 
     #[test]
     fn saved_progress_mutated(edits in prop::collection::vec(edit(), 1..8)) {
-        let text = mutate(&sample_progress(), &edits);
+        let text = mutated(&sample_progress(), &edits);
         reads_back::<Progress>(&text)?;
         if let Ok(progress) = parse::<Progress>(&text) {
             let merged = Progress::default().merged(&progress);
@@ -132,6 +99,6 @@ proptest! {
     #[test]
     fn saved_settings_mutated(edits in prop::collection::vec(edit(), 1..6)) {
         let settings = to_json(&Settings::default()).expect("settings serialize");
-        reads_back::<Settings>(&mutate(&settings, &edits))?;
+        reads_back::<Settings>(&mutated(&settings, &edits))?;
     }
 }

@@ -3,15 +3,10 @@
 //! shared scenario's address holds the whole scenario and its step, and so does the sandbox's
 //! (`#/sandbox/STATE`, written as the learner works). Embeds have the same
 //! addresses under `/embed`. A link's state takes the rest of the address (`*`), slashes and all,
-//! so a damaged one still reaches its page, which says what is wrong with it.
+//! so a damaged one still reaches its page, which says what is wrong with it. Which page each
+//! route renders is `app::switch`'s to say: this file knows no page.
 
-use yew::prelude::*;
 use yew_router::prelude::*;
-
-use crate::pages::{
-    engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, retries::RetriesPage,
-    sandbox::SandboxPage, scenario::ScenarioPage,
-};
 
 #[derive(Clone, Debug, PartialEq, Routable)]
 pub enum Route {
@@ -81,35 +76,5 @@ impl Route {
             false => Route::Scenario { state },
             true => Route::EmbedScenario { state },
         }
-    }
-}
-
-/// Renders the page for a route.
-pub fn switch(route: Route) -> Html {
-    let lesson = |id: String, step: Option<String>, changes: Option<String>, embedded: bool| {
-        html! {
-            <LessonPage
-                {id}
-                step={step.map(AttrValue::from)}
-                changes={changes.map(AttrValue::from)}
-                {embedded}
-            />
-        }
-    };
-    match route {
-        Route::Home => html! { <Home /> },
-        Route::Lesson { id } => lesson(id, None, None, false),
-        Route::LessonStep { id, step } => lesson(id, Some(step), None, false),
-        Route::LessonChanged { id, step, changes } => lesson(id, Some(step), Some(changes), false),
-        Route::EmbedLesson { id, step } => lesson(id, Some(step), None, true),
-        Route::EmbedLessonChanged { id, step, changes } => {
-            lesson(id, Some(step), Some(changes), true)
-        }
-        Route::Scenario { state } => html! { <ScenarioPage {state} embedded={false} /> },
-        Route::EmbedScenario { state } => html! { <ScenarioPage {state} embedded={true} /> },
-        Route::Engine => html! { <EnginePage /> },
-        Route::Retries => html! { <RetriesPage /> },
-        Route::Sandbox | Route::SandboxState { .. } => html! { <SandboxPage /> },
-        Route::NotFound => html! { <NotFound /> },
     }
 }

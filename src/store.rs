@@ -666,10 +666,15 @@ mod tests {
 
     #[test]
     fn themes_and_speeds() {
+        // A menu's option values are the saved names, and read back.
+        use lab_course::names::{by_name, name_of};
         for theme in Theme::ALL {
-            assert_eq!(Theme::from_value(theme.value()), Some(theme));
+            assert_eq!(by_name::<Theme>("theme", &name_of(&theme)), Ok(theme));
         }
-        assert_eq!(Theme::from_value("purple"), None);
+        for speed in Speed::ALL {
+            assert_eq!(by_name::<Speed>("speed", &name_of(&speed)), Ok(speed));
+        }
+        assert!(by_name::<Theme>("theme", "purple").is_err());
         assert_eq!(Theme::System.attribute(), None);
         assert_eq!(Theme::Dark.attribute(), Some("dark"));
         assert!(Speed::Slow.delay_ms() > Speed::Normal.delay_ms());

@@ -164,6 +164,17 @@ pub enum Schedule {
     Seeded,
 }
 
+impl Schedule {
+    /// One schedule of each kind, in declaration order (the explicit one with no order): what a
+    /// form offers.
+    pub const ALL: [Schedule; 4] = [
+        Schedule::Sequential,
+        Schedule::RoundRobin,
+        Schedule::Explicit { order: Vec::new() },
+        Schedule::Seeded,
+    ];
+}
+
 /// The design choices. Defaults are the safe design of the source documents.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -239,6 +250,23 @@ pub enum KeySource {
     None,
 }
 
+impl KeySource {
+    /// Every key source, in declaration order.
+    pub const ALL: [KeySource; 5] = [
+        KeySource::SourceId,
+        KeySource::AutoIncrement,
+        KeySource::ContentHash,
+        KeySource::FreshRandom,
+        KeySource::None,
+    ];
+
+    /// Whether `workflow` may take this key source: only a provider request (`reserve`) has a
+    /// header to leave out, so `None` is for it alone (the rule `Scenario::validate` enforces).
+    pub fn allowed_in(self, workflow: WorkflowKind) -> bool {
+        self != KeySource::None || workflow == WorkflowKind::Reserve
+    }
+}
+
 /// How a row is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -301,6 +329,11 @@ pub enum Backoff {
     Exponential,
 }
 
+impl Backoff {
+    /// Every backoff, in declaration order.
+    pub const ALL: [Backoff; 2] = [Backoff::Constant, Backoff::Exponential];
+}
+
 /// Jitter strategies (AWS architecture blog names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -309,6 +342,16 @@ pub enum Jitter {
     Full,
     Equal,
     Decorrelated,
+}
+
+impl Jitter {
+    /// Every jitter strategy, in declaration order.
+    pub const ALL: [Jitter; 4] = [
+        Jitter::None,
+        Jitter::Full,
+        Jitter::Equal,
+        Jitter::Decorrelated,
+    ];
 }
 
 /// The four failure classes of the source, each with its allowed response.
@@ -325,6 +368,16 @@ pub enum FailureClass {
     Temporary,
     /// The effect may have happened. Response: reconcile by lookup before any resubmit.
     UnknownCompletion,
+}
+
+impl FailureClass {
+    /// Every failure class, in declaration order.
+    pub const ALL: [FailureClass; 4] = [
+        FailureClass::InvalidInput,
+        FailureClass::Permission,
+        FailureClass::Temporary,
+        FailureClass::UnknownCompletion,
+    ];
 }
 
 impl FailureClass {
@@ -388,6 +441,15 @@ pub enum RejectStatus {
     /// IETF Idempotency-Key draft: 422 Unprocessable Content.
     #[serde(rename = "422")]
     Unprocessable422,
+}
+
+impl RejectStatus {
+    /// Every status, in declaration order.
+    pub const ALL: [RejectStatus; 3] = [
+        RejectStatus::BadRequest400,
+        RejectStatus::Conflict409,
+        RejectStatus::Unprocessable422,
+    ];
 }
 
 impl RejectStatus {

@@ -4,108 +4,44 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use lab_engine::{
-    Contention, Policy, PolicyRun, Stack, CLIENTS_MAX, CONTENTION_ATTEMPTS_MAX, LAYERS_MAX,
-    LAYER_ATTEMPTS_MAX,
-};
+use lab_engine::{Contention, PolicyRun, Stack, LAYER_ATTEMPTS_MAX};
 
-/// What the command line asked for.
-#[derive(Debug, Default)]
-struct Options {
-    contention: Contention,
-    /// Only this policy; all six when `None`.
-    policy: Option<Policy>,
-    /// `--layers` given: count the stack instead of running the contention experiment.
-    stack: Option<Stack>,
-    attempts: Option<u32>,
-    budget: Option<u32>,
-    json: bool,
-}
+use crate::cli::{usage_error, RetriesArgs};
 
-/// A whole number in `low..=high`, or a message naming the flag and the range.
-fn bounded(name: &str, text: Option<&String>, low: u32, high: u32) -> Result<u32, String> {
-    let text = text.ok_or_else(|| format!("{name} needs a value"))?;
-    text.parse::<u32>()
-        .ok()
-        .filter(|value| (low..=high).contains(value))
-        .ok_or_else(|| {
-            format!("{name} is \"{text}\"; it must be a whole number from {low} to {high}")
-        })
-}
-
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut options = Options::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let name = arg.as_str();
-        match name {
-            "--clients" => options.contention.clients = bounded(name, rest.next(), 1, CLIENTS_MAX)?,
-            "--capacity" => {
-                options.contention.capacity_per_tick = bounded(name, rest.next(), 1, 1_000_000)?
-            }
-            "--attempts" => {
-                options.attempts = Some(bounded(name, rest.next(), 1, CONTENTION_ATTEMPTS_MAX)?)
-            }
-            "--budget" => options.budget = Some(bounded(name, rest.next(), 0, u32::MAX)?),
-            "--layers" => {
-                let layers = bounded(name, rest.next(), 1, LAYERS_MAX)?;
-                options.stack = Some(Stack {
-                    layers,
-                    ..Stack::default()
-                });
-            }
-            "--seed" => {
-                let text = rest.next().ok_or("--seed needs a value")?;
-                options.contention.seed = text
-                    .parse()
-                    .map_err(|_| format!("--seed is \"{text}\"; it must be a whole number"))?;
-            }
-            "--policy" => {
-                let text = rest.next().ok_or("--policy needs a value")?;
-                let known: Vec<&str> = Policy::ALL.iter().map(|policy| policy.name()).collect();
-                options.policy = Some(Policy::from_name(text).ok_or_else(|| {
-                    format!("--policy is \"{text}\"; known: {}", known.join(", "))
-                })?);
-            }
-            "--json" => options.json = true,
-            other => return Err(format!("unexpected argument {other}")),
-        }
-    }
-    if let Some(stack) = &mut options.stack {
-        if let Some(attempts) = options.attempts {
-            if attempts > LAYER_ATTEMPTS_MAX {
-                return Err(format!(
-                    "--attempts is {attempts}; with --layers it must be from 1 to {LAYER_ATTEMPTS_MAX}"
-                ));
-            }
-            stack.attempts = attempts;
-        }
-        stack.retry_budget = options.budget.unwrap_or(stack.retry_budget);
-    } else {
-        let contention = &mut options.contention;
-        contention.attempts_max = options.attempts.unwrap_or(contention.attempts_max);
-        contention.retry_budget = options.budget;
-    }
-    Ok(options)
-}
-
-/// `lab retries ...`: exit 0, or 2 on a usage error.
-pub fn retries(args: &[String], usage: &str) -> ExitCode {
-    let options = match parse(args) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("error: {message}\n{usage}");
-            return ExitCode::from(2);
-        }
-    };
-    let written = match options.stack {
-        Some(stack) => print_stack(stack, options.json),
-        None => {
-            let runs = match options.policy {
-                Some(policy) => vec![options.contention.run(policy)],
-                None => options.contention.run_all(),
+/// `lab retries ...`: exit 0 (a usage error exits 2 with clap's message).
+pub fn retries(args: RetriesArgs) -> ExitCode {
+    let mut contention = Contention::default();
+    contention.clients = args.clients.unwrap_or(contention.clients);
+    contention.capacity_per_tick = args.capacity.unwrap_or(contention.capacity_per_tick);
+    contention.seed = args.seed.unwrap_or(contention.seed);
+    let written = match args.layers {
+        Some(layers) => {
+            let mut stack = Stack {
+                layers,
+                ..Stack::default()
             };
-            print_runs(&options.contention, &runs, options.json)
+            if let Some(attempts) = args.attempts {
+                if attempts > LAYER_ATTEMPTS_MAX {
+                    usage_error(
+                        "retries",
+                        format!(
+                        "--attempts is {attempts}; with --layers it must be from 1 to {LAYER_ATTEMPTS_MAX}"
+                    ),
+                    );
+                }
+                stack.attempts = attempts;
+            }
+            stack.retry_budget = args.budget.unwrap_or(stack.retry_budget);
+            print_stack(stack, args.json)
+        }
+        None => {
+            contention.attempts_max = args.attempts.unwrap_or(contention.attempts_max);
+            contention.retry_budget = args.budget;
+            let runs = match args.policy {
+                Some(policy) => vec![contention.run(policy)],
+                None => contention.run_all(),
+            };
+            print_runs(&contention, &runs, args.json)
         }
     };
     match written {

@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use lab_course::mutate::{mutated, Mutation};
 use proptest::prelude::*;
 
-use crate::scenarios_in;
+use crate::target::scenarios_in;
 
 const CASES: u32 = 10_000;
 
@@ -40,17 +41,7 @@ fn read_lessons() -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-/// A change to a TOML text at a place chosen as a fraction of its length: lines dropped or
-/// doubled (a key lost, a table repeated), a token put in or taken out, a number changed.
-#[derive(Clone, Debug)]
-enum Mutation {
-    DropLine(prop::sample::Index),
-    DoubleLine(prop::sample::Index),
-    Insert(prop::sample::Index, &'static str),
-    Cut(prop::sample::Index, u8),
-    Digit(prop::sample::Index, char),
-}
-
+/// What matters to TOML and to a lesson file, put in more often than chance would.
 const TOKENS: [&str; 16] = [
     "\"",
     "'",
@@ -71,71 +62,7 @@ const TOKENS: [&str; 16] = [
 ];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let at = any::<prop::sample::Index>;
-    prop_oneof![
-        at().prop_map(Mutation::DropLine),
-        at().prop_map(Mutation::DoubleLine),
-        (at(), prop::sample::select(TOKENS.to_vec()))
-            .prop_map(|(at, token)| Mutation::Insert(at, token)),
-        (at(), 1..40u8).prop_map(|(at, length)| Mutation::Cut(at, length)),
-        (at(), prop::char::range('0', '9')).prop_map(|(at, digit)| Mutation::Digit(at, digit)),
-    ]
-}
-
-/// `text` with the mutations applied in order, each at a character boundary.
-fn mutated(text: &str, mutations: &[Mutation]) -> String {
-    let mut text = text.to_string();
-    for mutation in mutations {
-        let boundaries: Vec<usize> = text
-            .char_indices()
-            .map(|(at, _)| at)
-            .chain([text.len()])
-            .collect();
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        text = match mutation {
-            Mutation::DropLine(at) if !lines.is_empty() => {
-                let drop = at.index(lines.len());
-                lines
-                    .iter()
-                    .enumerate()
-                    .filter(|(index, _)| *index != drop)
-                    .map(|(_, line)| *line)
-                    .collect()
-            }
-            Mutation::DoubleLine(at) if !lines.is_empty() => {
-                let double = at.index(lines.len());
-                lines
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(index, line)| {
-                        std::iter::repeat_n(*line, if index == double { 2 } else { 1 })
-                    })
-                    .collect()
-            }
-            Mutation::Insert(at, token) => {
-                let at = boundaries[at.index(boundaries.len())];
-                format!("{}{token}{}", &text[..at], &text[at..])
-            }
-            Mutation::Cut(at, length) => {
-                let start = at.index(boundaries.len());
-                let end = (start + usize::from(*length)).min(boundaries.len() - 1);
-                format!("{}{}", &text[..boundaries[start]], &text[boundaries[end]..])
-            }
-            Mutation::Digit(at, digit) => {
-                // The first digit at or after the place, replaced.
-                let from = boundaries[at.index(boundaries.len())];
-                match text[from..].find(|c: char| c.is_ascii_digit()) {
-                    Some(offset) => {
-                        let at = from + offset;
-                        format!("{}{digit}{}", &text[..at], &text[at + 1..])
-                    }
-                    None => text,
-                }
-            }
-            _ => text,
-        };
-    }
-    text
+    lab_course::mutate::mutation(&TOKENS)
 }
 
 proptest! {

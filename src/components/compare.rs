@@ -1,5 +1,6 @@
 //! Every design of the lesson side by side, at the same event: the records and what broke.
 
+use lab_course::names::name_of;
 use lab_course::VariantKind;
 use lab_engine::Trace;
 use yew::prelude::*;
@@ -24,16 +25,13 @@ pub fn Compare(props: &CompareProps) -> Html {
             .into_iter()
             .map(|invariant| invariant.statement())
             .collect();
-        let badge = kind.map(|kind| match kind {
-            VariantKind::Unsafe => "unsafe",
-            VariantKind::Safe => "safe",
-        });
+        let badge = kind.as_ref().map(name_of);
         html! {
             <div class="compare-column">
                 <h3>
                     { format!("Design {}: {label} ", index + 1) }
                     if let Some(badge) = badge {
-                        <span class={classes!("badge", badge)}>{ badge }</span>
+                        <span class={classes!("badge", badge.clone())}>{ badge }</span>
                     }
                 </h3>
                 <p class="meta">{ format!("after event {cursor} of {}", trace.len()) }</p>

@@ -6,16 +6,18 @@
 
 use std::rc::Rc;
 
+use lab_course::names::{by_name, name_of};
 use lab_course::scenario_text;
 use lab_engine::{
     Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, KeySource, Operation,
-    RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, STEP_CAP_MAX, TICKS_MAX,
+    RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, LAYERS_MAX, STEP_CAP_MAX,
+    TICKS_MAX,
 };
-use serde::{de::DeserializeOwned, Serialize};
+use serde::Serialize;
 use yew::prelude::*;
 
 use crate::components::fields::{CheckField, NumberField, SelectField, TextField};
-use crate::pages::engine::thousands;
+use crate::format::thousands;
 
 /// How many operations and workers a page of the forms lists (thousands of inputs at once would
 /// make the page slow); Previous and Next page, or a number to go to, reach the rest.
@@ -25,43 +27,9 @@ const RUNS_LISTED_MAX: usize = 50;
 /// The largest batch the generator makes.
 pub const RECORDS_MAX: u64 = 10_000;
 
-const BACKOFFS: [Backoff; 2] = [Backoff::Constant, Backoff::Exponential];
-const JITTERS: [Jitter; 4] = [
-    Jitter::None,
-    Jitter::Full,
-    Jitter::Equal,
-    Jitter::Decorrelated,
-];
-const STATUSES: [RejectStatus; 3] = [
-    RejectStatus::BadRequest400,
-    RejectStatus::Conflict409,
-    RejectStatus::Unprocessable422,
-];
-const KEYS: [KeySource; 5] = [
-    KeySource::SourceId,
-    KeySource::AutoIncrement,
-    KeySource::ContentHash,
-    KeySource::FreshRandom,
-    KeySource::None,
-];
-const CLASSES: [FailureClass; 4] = [
-    FailureClass::InvalidInput,
-    FailureClass::Permission,
-    FailureClass::Temporary,
-    FailureClass::UnknownCompletion,
-];
-
-/// The name a value has in scenario files (its serde name).
-fn name_of<T: Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-/// The value a scenario file's name stands for.
-fn from_name<T: DeserializeOwned>(name: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+/// The value a scenario file's name stands for (a select offers only names of values).
+fn from_name<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
+    by_name("choice", name).ok()
 }
 
 /// Options for a select, each value shown as its name with spaces.
@@ -102,8 +70,7 @@ fn edit<T: 'static>(
 /// own fault table.
 fn set_workflow(scenario: &mut Scenario, workflow: WorkflowKind) {
     scenario.workflow = workflow;
-    // Only a provider request can go without a key.
-    if workflow != WorkflowKind::Reserve && scenario.design.key == KeySource::None {
+    if !scenario.design.key.allowed_in(workflow) {
         scenario.design.key = KeySource::SourceId;
     }
     scenario
@@ -299,22 +266,13 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
 }
 
 fn workflow_fields(props: &ScenarioFormProps) -> Html {
-    let workflows: Vec<(String, String)> = WorkflowKind::ALL
-        .iter()
-        .map(|workflow| {
-            (
-                workflow.name().to_string(),
-                workflow.name().replace('_', " "),
-            )
-        })
-        .collect();
     html! {
         <fieldset class="form-section">
             <legend>{ "Workflow" }</legend>
-            <SelectField label="Workflow every worker runs" options={workflows}
-                value={props.scenario.workflow.name()}
+            <SelectField label="Workflow every worker runs" options={options(&WorkflowKind::ALL)}
+                value={name_of(&props.scenario.workflow)}
                 onchange={edit(props, |next, name: String| {
-                    if let Some(workflow) = WorkflowKind::ALL.into_iter().find(|w| w.name() == name) {
+                    if let Some(workflow) = from_name(&name) {
                         set_workflow(next, workflow);
                     }
                 })} />
@@ -465,10 +423,9 @@ fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usiz
 /// items the design raises.
 fn design_fields(props: &ScenarioFormProps) -> Html {
     let design = &props.scenario.design;
-    // Only a provider request has a header to leave out: validation refuses `none` elsewhere.
-    let keys: Vec<KeySource> = KEYS
+    let keys: Vec<KeySource> = KeySource::ALL
         .into_iter()
-        .filter(|&key| key != KeySource::None || props.scenario.workflow == WorkflowKind::Reserve)
+        .filter(|key| key.allowed_in(props.scenario.workflow))
         .collect();
     html! {
         <fieldset class="form-section">
@@ -489,7 +446,7 @@ fn provider_fields(props: &ScenarioFormProps) -> Html {
     html! {
         <fieldset class="form-section">
             <legend>{ "Provider" }</legend>
-            <SelectField label="Status of a rejected reused key" options={options(&STATUSES)} value={name_of(&provider.reject_status)}
+            <SelectField label="Status of a rejected reused key" options={options(&RejectStatus::ALL)} value={name_of(&provider.reject_status)}
                 onchange={edit(props, |next, name: String| if let Some(status) = from_name(&name) { next.provider.reject_status = status })} />
             <NumberField label="Keys forgotten after (ticks; 0 keeps them)" value={u64::from(provider.retention_ticks)} min={0} max={u64::from(TICKS_MAX)}
                 onchange={edit(props, |next, ticks: u64| next.provider.retention_ticks = ticks as u32)} />
@@ -509,7 +466,7 @@ fn retry_fields(props: &ScenarioFormProps) -> Html {
                 onchange={edit(props, move |next, ticks: u64| set(next, ticks as u32))} />
         }
     };
-    let eligible = CLASSES.iter().map(|&class| {
+    let eligible = FailureClass::ALL.iter().map(|&class| {
         html! {
             <CheckField label={format!("Retry {}", name_of(&class).replace('_', " "))} checked={retry.eligible.contains(&class)}
                 onchange={edit(props, move |next, on: bool| {
@@ -527,14 +484,14 @@ fn retry_fields(props: &ScenarioFormProps) -> Html {
             <legend>{ "Retry policy" }</legend>
             <NumberField label="Attempts in all" value={u64::from(retry.attempts_max)} min={1} max={100}
                 onchange={edit(props, |next, attempts: u64| next.design.retry.attempts_max = attempts as u32)} />
-            <NumberField label="Nested retry layers" value={u64::from(retry.layers)} min={1} max={6}
+            <NumberField label="Nested retry layers" value={u64::from(retry.layers)} min={1} max={u64::from(LAYERS_MAX)}
                 onchange={edit(props, |next, layers: u64| next.design.retry.layers = layers as u32)} />
             { ticks("First delay (ticks)", retry.delay_base_ticks, |next, ticks| next.design.retry.delay_base_ticks = ticks) }
             { ticks("Largest delay (ticks)", retry.delay_cap_ticks, |next, ticks| next.design.retry.delay_cap_ticks = ticks) }
             { ticks("Deadline (ticks; 0 for none)", retry.deadline_ticks, |next, ticks| next.design.retry.deadline_ticks = ticks) }
-            <SelectField label="Backoff" options={options(&BACKOFFS)} value={name_of(&retry.backoff)}
+            <SelectField label="Backoff" options={options(&Backoff::ALL)} value={name_of(&retry.backoff)}
                 onchange={edit(props, |next, name: String| if let Some(backoff) = from_name(&name) { next.design.retry.backoff = backoff })} />
-            <SelectField label="Jitter" options={options(&JITTERS)} value={name_of(&retry.jitter)}
+            <SelectField label="Jitter" options={options(&Jitter::ALL)} value={name_of(&retry.jitter)}
                 onchange={edit(props, |next, name: String| if let Some(jitter) = from_name(&name) { next.design.retry.jitter = jitter })} />
             { for eligible }
         </fieldset>
@@ -579,10 +536,10 @@ fn fault_fields(props: &ScenarioFormProps) -> Html {
                         }
                     })} />
                 <SelectField label={format!("Fault {number} strikes at")}
-                    options={actions.iter().map(|action| (action.name().to_string(), action.name().to_string())).collect::<Vec<_>>()}
-                    value={rule.at.name()}
+                    options={actions.iter().map(|action| (name_of(action), name_of(action))).collect::<Vec<_>>()}
+                    value={name_of(&rule.at)}
                     onchange={edit(props, move |next, name: String| {
-                        if let Some(at) = Action::ALL.into_iter().find(|action| action.name() == name) {
+                        if let Some(at) = from_name::<Action>(&name) {
                             next.faults[index].at = at;
                         }
                     })} />
@@ -635,12 +592,7 @@ fn fault_fields(props: &ScenarioFormProps) -> Html {
 
 fn schedule_fields(props: &ScenarioFormProps) -> Html {
     let scenario = &props.scenario;
-    let kinds = [
-        Schedule::Sequential,
-        Schedule::RoundRobin,
-        Schedule::Explicit { order: Vec::new() },
-        Schedule::Seeded,
-    ];
+    let kinds = Schedule::ALL;
     let kind_name = |schedule: &Schedule| {
         serde_json::to_value(schedule)
             .ok()

@@ -1,5 +1,6 @@
 //! The header's display settings: the colour theme and presenter mode.
 
+use lab_course::names::{by_name, name_of};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -16,7 +17,7 @@ pub fn SettingsMenu() -> Html {
         let select = select.clone();
         use_effect_with(settings.theme, move |theme| {
             if let Some(select) = select.cast::<HtmlSelectElement>() {
-                select.set_value(theme.value());
+                select.set_value(&name_of(&theme));
             }
         });
     }
@@ -24,7 +25,7 @@ pub fn SettingsMenu() -> Html {
         let app = app.clone();
         Callback::from(move |event: Event| {
             let select: HtmlSelectElement = event.target_unchecked_into();
-            if let Some(theme) = Theme::from_value(&select.value()) {
+            if let Ok(theme) = by_name::<Theme>("theme", &select.value()) {
                 app.dispatch(AppAction::SetTheme(theme));
             }
         })
@@ -35,7 +36,7 @@ pub fn SettingsMenu() -> Html {
     };
     let options = Theme::ALL.into_iter().map(|theme| {
         html! {
-            <option value={theme.value()} selected={theme == settings.theme}>{ theme.label() }</option>
+            <option value={name_of(&theme)} selected={theme == settings.theme}>{ theme.label() }</option>
         }
     });
     html! {

@@ -1,6 +1,7 @@
 //! Restart, Back, Play/Pause, Next, a scrubber over the whole lesson with markers at faults and
 //! at broken invariants, and where we are.
 
+use lab_course::names::{by_name, name_of};
 use yew::prelude::*;
 
 use crate::store::Speed;
@@ -48,10 +49,7 @@ pub fn Stepper(props: &StepperProps) -> Html {
         let onspeed = props.onspeed.clone();
         Callback::from(move |event: Event| {
             let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
-            if let Some(speed) = Speed::ALL
-                .into_iter()
-                .find(|speed| speed.label() == select.value())
-            {
+            if let Ok(speed) = by_name::<Speed>("speed", &select.value()) {
                 onspeed.emit(speed);
             }
         })
@@ -86,7 +84,7 @@ pub fn Stepper(props: &StepperProps) -> Html {
                     { "Speed " }
                     <select onchange={onspeedchange}>
                         { for Speed::ALL.iter().map(|speed| html! {
-                            <option value={speed.label()} selected={*speed == props.speed}>{ speed.label() }</option>
+                            <option value={name_of(speed)} selected={*speed == props.speed}>{ speed.label() }</option>
                         }) }
                     </select>
                 </label>

@@ -2,6 +2,7 @@
 //! fault, run until an event, choose a design or a policy, pick the wrong line), and whether it is
 //! done. The lesson's checker has run every outcome shown here before the course was built.
 
+use lab_course::names::by_name;
 use lab_course::{Change, Task, TaskOption, TryExpect};
 use lab_engine::Invariant;
 use yew::prelude::*;
@@ -93,11 +94,7 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 .unwrap_or_default();
             let broken = breaks
                 .as_deref()
-                .and_then(|id| {
-                    Invariant::ALL
-                        .into_iter()
-                        .find(|invariant| invariant.id() == id)
-                })
+                .and_then(|id| by_name::<Invariant>("invariant", id).ok())
                 .map(|invariant| format!(" Broken: {}.", invariant.statement()))
                 .unwrap_or_default();
             html! {

@@ -1,5 +1,6 @@
 //! The designs this lesson compares, in the order they play; the current one is marked.
 
+use lab_course::names::name_of;
 use lab_course::VariantKind;
 use yew::prelude::*;
 
@@ -27,22 +28,19 @@ pub fn VariantBar(props: &VariantBarProps) -> Html {
             let start = props.starts[index];
             let ongo = props.ongo.clone();
             let onclick = Callback::from(move |_| ongo.emit(start));
-            let badge = kind.map(|kind| match kind {
-                VariantKind::Unsafe => "unsafe",
-                VariantKind::Safe => "safe",
-            });
+            let badge = kind.as_ref().map(name_of);
             html! {
                 <li>
                     <button
                         type="button"
-                        class={classes!("variant", badge, current.then_some("current"))}
+                        class={classes!("variant", badge.clone(), current.then_some("current"))}
                         aria-current={current.then_some("step")}
                         {onclick}
                     >
                         <span class="design-number">{ format!("Design {}", index + 1) }</span>
                         <span class="design-label">{ label.clone() }</span>
                         if let Some(badge) = badge {
-                            <span class={classes!("badge", badge)}>{ badge }</span>
+                            <span class={classes!("badge", badge.clone())}>{ badge }</span>
                         }
                     if props.custom == Some(index as u32) {
                         <span class="badge custom">{ "your changes" }</span>

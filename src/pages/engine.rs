@@ -11,6 +11,7 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::clock::now_milliseconds;
+use crate::format::thousands;
 use crate::player::explore::explore_slice;
 use crate::route::Route;
 
@@ -373,32 +374,5 @@ fn growth(batches: &[Batch]) -> String {
             thousands(u64::from(first.records))
         ),
         _ => "Done.".to_string(),
-    }
-}
-
-/// 10000 as "10,000".
-pub(crate) fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (position, digit) in digits.chars().enumerate() {
-        if position > 0 && (digits.len() - position) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(69_034), "69,034");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -13,10 +13,10 @@ use crate::components::narrative::Narrative;
 use crate::components::share::Share;
 use crate::components::task::TaskCard;
 use crate::frames::{narrative_at, Frames};
-use crate::pages::address::{absolute, use_address};
 use crate::pages::not_found::NotFound;
 use crate::player::{
-    use_player_with, Design, Lab, Part, PlayerAction, PlayerState, Prediction, Setup,
+    absolute, use_address, use_player_with, Design, Lab, Part, PlayerAction, PlayerState,
+    Prediction, Setup,
 };
 use crate::route::Route;
 use crate::store::{use_app, use_app_dispatch, AppAction, RecordVisit};

@@ -1,4 +1,6 @@
-pub mod address;
+//! The pages, one a route (`app::switch` says which renders where): each page composes the
+//! player and the components.
+
 pub mod engine;
 pub mod home;
 pub mod lesson;

@@ -1,3 +1,6 @@
+//! "Page not found": the page of an address no route reads, and of a link whose lesson or state
+//! cannot be found (the message says which).
+
 use yew::prelude::*;
 use yew_router::prelude::*;
 

@@ -30,8 +30,7 @@ use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::share::Share;
 use crate::components::stepper::Stepper;
 use crate::course::course;
-use crate::pages::address::{absolute, Written};
-use crate::player::{use_player, Design, PlayerAction, Setup, WhatCouldGoWrong};
+use crate::player::{absolute, use_player, Design, PlayerAction, Setup, WhatCouldGoWrong, Written};
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
 use crate::store::{load_sandbox, save_sandbox, use_app, use_app_dispatch, AppAction, Speed};
@@ -543,11 +542,7 @@ pub fn SandboxPage() -> Html {
         let scenario = Rc::clone(&state.scenario);
         Callback::from(move |_: MouseEvent| {
             let text = scenario_text::write(&scenario);
-            if let Err(error) =
-                crate::download::download_text("sandbox-scenario.toml", &text, "application/toml")
-            {
-                gloo::console::error!(format!("download failed: {error}"));
-            }
+            crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text));
         })
     };
     let lab = use_node_ref();
@@ -563,16 +558,11 @@ pub fn SandboxPage() -> Html {
             let title = svg
                 .get_attribute("aria-label")
                 .unwrap_or_else(|| "Sequence diagram".into());
-            let written = crate::svg_export::standalone_svg(
+            let text = crate::svg_export::standalone_svg(
                 &svg,
                 &format!("Idempotency Lab sandbox: {title}"),
-            )
-            .and_then(|text| {
-                crate::download::download_text("sandbox-diagram.svg", &text, "image/svg+xml")
-            });
-            if let Err(error) = written {
-                gloo::console::error!(format!("download failed: {error}"));
-            }
+            );
+            crate::download::offer("sandbox-diagram.svg", "image/svg+xml", text);
         })
     };
 

@@ -11,8 +11,7 @@ use yew_router::prelude::*;
 
 use crate::components::share::Share;
 use crate::course::course;
-use crate::pages::address::{absolute, use_address};
-use crate::player::{use_player, Design, Lab, Setup};
+use crate::player::{absolute, use_address, use_player, Design, Lab, Setup};
 use crate::route::Route;
 
 #[derive(Properties, PartialEq)]

@@ -1,16 +1,18 @@
 //! "What could go wrong?": the exhaustive explorer on the scenario the lab shows, switches and
 //! faults included, run in slices between frames so the page stays responsive. Its findings are
-//! the engine's report, in the engine's words; the shortest counterexample opens in the player.
+//! the engine's report, worded by `lab_course::wording` as `lab explore` and the checker word it;
+//! the shortest counterexample opens in the player.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
+use lab_course::wording;
 use lab_engine::{Budget, Explorer, Report, Scenario};
 use yew::prelude::*;
 
 use crate::clock::now_milliseconds;
-use crate::pages::engine::thousands;
+use crate::format::{count, thousands};
 
 /// Milliseconds of exploring per slice: under the 50 ms a task can take before a key press or a
 /// click waits noticeably, so the page answers between slices. Longer slices finish sooner:
@@ -124,14 +126,6 @@ fn advance(status: Status) -> Status {
     }
 }
 
-/// "1 fault" / "2 faults".
-fn count(number: u64, one: &str, many: &str) -> String {
-    match number {
-        1 => format!("1 {one}"),
-        _ => format!("{number} {many}"),
-    }
-}
-
 #[component]
 pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
     let status = use_state(|| Status::Idle);
@@ -241,39 +235,22 @@ fn findings(
     stale: bool,
     onopen: &Callback<(Scenario, u32)>,
 ) -> Html {
-    let extent = match (cancelled, report.complete) {
-        (true, _) => "Cancelled: the figures count what was explored so far",
-        (false, true) => "Every schedule within the budget was explored",
-        (false, false) => {
-            "The search reached its limit of engine steps: the figures are lower bounds"
-        }
-    };
     let summary = format!(
-        "{} schedules, {} distinct states, {:.0} ms. {extent}.",
-        thousands(report.schedules),
-        thousands(report.states),
-        spent
+        "{}, {spent:.0} ms. {}.",
+        wording::figures(report),
+        wording::extent(report, cancelled)
     );
     let verdicts = report.properties.iter().map(|verdict| {
-        let (icon, word) = match verdict.holds {
-            true => ("✓ ", "holds"),
-            false => ("✗ ", "broken"),
-        };
+        let icon = if verdict.holds { "✓ " } else { "✗ " };
         html! {
             <li class={classes!(if verdict.holds { "holds" } else { "broken" })}>
                 <span aria-hidden="true">{ icon }</span>
-                { format!("{}: {word}", verdict.property.statement()) }
+                { wording::verdict(verdict) }
             </li>
         }
     });
     let counterexample = match &report.counterexample {
-        None => html! {
-            <p class="explore-none">{ format!(
-                "No counterexample: no schedule within the budget ({}, {}) breaks an invariant.",
-                count(report.faults_max.into(), "fault", "faults"),
-                count(report.preemptions_max.into(), "preemption", "preemptions"),
-            ) }</p>
-        },
+        None => html! { <p class="explore-none">{ wording::conclusion(report) }</p> },
         Some(counterexample) => {
             let onclick = {
                 let onopen = onopen.clone();
@@ -283,7 +260,7 @@ fn findings(
             };
             html! {
                 <div class="explore-counterexample">
-                    <p><strong>{ "Shortest counterexample: " }</strong>{ counterexample.description.clone() }</p>
+                    <p><strong>{ wording::COUNTEREXAMPLE }</strong>{ counterexample.description.clone() }</p>
                     <button type="button" class="primary" {onclick}>{ "Open it in the player" }</button>
                 </div>
             }

@@ -81,10 +81,8 @@ pub fn Lab(props: &LabProps) -> Html {
         let name = format!("{}-design-{}.json", props.name, variant + 1);
         Callback::from(move |_: MouseEvent| {
             // The engine's own JSON form (engine/TRACE.md), as `lab run --json` prints it.
-            let text = serde_json::to_string(&*trace).expect("a trace always serializes");
-            if let Err(error) = crate::download::download_text(&name, &text, "application/json") {
-                gloo::console::error!(format!("download failed: {error}"));
-            }
+            let text = serde_json::to_string(&*trace).map_err(|error| error.to_string());
+            crate::download::offer(&name, "application/json", text);
         })
     };
     let several = designs.len() > 1;

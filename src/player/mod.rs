@@ -25,6 +25,7 @@
 //! The engine runs once per design when the player is made, then once per change of scenario
 //! (never to move the cursor); `PlayerState::runs` counts the runs.
 
+mod address;
 pub(crate) mod explore;
 mod hooks;
 mod lab;
@@ -36,6 +37,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+pub use address::{absolute, use_address, Written};
 pub use explore::WhatCouldGoWrong;
 pub use hooks::{use_playback, use_shortcuts};
 pub use lab::Lab;

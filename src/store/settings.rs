@@ -58,20 +58,6 @@ impl Theme {
         }
     }
 
-    /// The value of a menu option, as saved.
-    pub fn value(self) -> &'static str {
-        match self {
-            Theme::System => "system",
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-        }
-    }
-
-    /// The theme a menu option's value names.
-    pub fn from_value(value: &str) -> Option<Theme> {
-        Theme::ALL.into_iter().find(|theme| theme.value() == value)
-    }
-
     /// The `data-theme` attribute of `<html>`; none lets the system preference decide.
     pub fn attribute(self) -> Option<&'static str> {
         match self {

@@ -1,20 +1,17 @@
-//! Checking: each variant against its kind, its expectations and its explore budget; each step's
-//! place, questions, addresses and "try it"; the course's order and prerequisites.
+//! Checking: each variant against its kind, its expectations and its explore budget; the
+//! course's order and prerequisites. (A step's place, questions and task are compiled and checked
+//! in `steps` and `task`.)
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use lab_engine::{Invariant, Trace};
 
-use super::cursor::resolve;
 use super::error::{at, LessonError};
-use super::files::{LessonFile, ManifestFile, StepFile};
-use super::load::MANIFEST;
-use super::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
-use super::task::compile_task;
-use crate::model::{
-    BreakAt, Choice, Explore, Lesson, Question, Section, Step, Variant, VariantKind,
-};
+use super::files::{ManifestFile, MANIFEST};
+use crate::model::{BreakAt, Explore, Lesson, Section, Variant, VariantKind};
+use crate::names::by_name;
+use crate::wording;
 
 /// Holds the variant to its kind over every schedule within its explore budget.
 pub fn check_explored(variant: &Variant) -> Vec<String> {
@@ -25,24 +22,25 @@ pub fn check_explored(variant: &Variant) -> Vec<String> {
         Ok(report) => report,
         Err(error) => return vec![format!("variant \"{name}\": explore: {error}")],
     };
+    let explored = wording::figures(&report);
     if !report.complete {
         return vec![format!(
-            "variant \"{name}\": the explorer stopped after {} transitions before covering every schedule within {within}; lower the budget or shorten the scenario",
-            report.transitions
+            "variant \"{name}\": within {within}, {explored}. {}: lower the budget or shorten the scenario",
+            wording::extent(&report, false)
         )];
     }
     match (variant.kind, &report.counterexample) {
         (VariantKind::Safe, Some(found)) => {
             let broke: Vec<&str> = found.broke.iter().map(|invariant| invariant.id()).collect();
             vec![format!(
-                "variant \"{name}\" is safe but the explorer breaks {} within {within}: {}. Fix the design, or set the explore budget the design really promises (and say so in the lesson)",
+                "variant \"{name}\" is safe but the explorer breaks {} within {within}. {} Fix the design, or set the explore budget the design really promises (and say so in the lesson)",
                 broke.join(", "),
-                found.description
+                wording::conclusion(&report)
             )]
         }
         (VariantKind::Unsafe, None) => vec![format!(
-            "variant \"{name}\" is unsafe but no schedule within {within} breaks an invariant ({} schedules explored); raise the budget so the explorer finds the bug",
-            report.schedules
+            "variant \"{name}\" is unsafe but within {within}, {explored}. {} Raise the budget so the explorer finds the bug",
+            wording::conclusion(&report)
         )],
         _ => Vec::new(),
     }
@@ -157,19 +155,12 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
         .filter(|verdict| verdict.broken_at.is_some())
         .collect();
     for (id, where_) in &expect.breaks {
-        let Some(invariant) = Invariant::ALL
-            .into_iter()
-            .find(|invariant| invariant.id() == id)
-        else {
-            let known: Vec<&str> = Invariant::ALL
-                .iter()
-                .map(|invariant| invariant.id())
-                .collect();
-            problems.push(format!(
-                "variant \"{name}\": no invariant is called \"{id}\"; known: {}",
-                known.join(", ")
-            ));
-            continue;
+        let invariant: Invariant = match by_name("invariant", id) {
+            Ok(invariant) => invariant,
+            Err(message) => {
+                problems.push(format!("variant \"{name}\": {message}"));
+                continue;
+            }
         };
         let actual = broken
             .iter()
@@ -204,214 +195,6 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
         _ => {}
     }
     problems
-}
-
-pub(crate) fn compile_steps(
-    path: &Path,
-    text: &str,
-    file: &LessonFile,
-    variants: &[Variant],
-    traces: &[Trace],
-    errors: &mut Vec<LessonError>,
-) -> Vec<Step> {
-    if file.steps.is_empty() {
-        errors.push(at(
-            path,
-            text,
-            0,
-            "a lesson needs at least one [[steps]] entry".into(),
-        ));
-    }
-    let mut steps = Vec::new();
-    let mut previous = (0, 0);
-    let positions = positions(file, variants, traces);
-    for (number, step) in file.steps.iter().enumerate() {
-        let variant = match &step.variant {
-            None => Some(0),
-            Some(id) => {
-                let found = variants
-                    .iter()
-                    .position(|variant| &variant.id == id.get_ref());
-                if found.is_none() {
-                    let known: Vec<&str> =
-                        variants.iter().map(|variant| variant.id.as_str()).collect();
-                    let message = format!(
-                        "step \"{}\" names variant \"{}\"; known: {}",
-                        step.title,
-                        id.get_ref(),
-                        known.join(", ")
-                    );
-                    errors.push(at(path, text, id.span().start, message));
-                }
-                found
-            }
-        };
-        let Some(variant) = variant.filter(|&index| index < traces.len()) else {
-            continue;
-        };
-        let offset = step.at.span().start;
-        match resolve(step.at.get_ref(), &traces[variant]) {
-            Ok(cursor) => {
-                let here = (variant as u32, cursor);
-                if here < previous {
-                    let message = format!(
-                        "step \"{}\" is at {:?} but the step before it is at {:?}: steps must follow the trace in order (variant, cursor)",
-                        step.title, here, previous
-                    );
-                    errors.push(at(path, text, offset, message));
-                }
-                previous = here;
-                let questions = compile_questions(path, text, step, errors);
-                check_addresses(path, text, offset, &step.text, errors);
-                for question in &step.questions {
-                    let offset = question.prompt.span().start;
-                    check_addresses(path, text, offset, question.prompt.get_ref(), errors);
-                    for option in &question.options {
-                        check_addresses(path, text, offset, &option.text, errors);
-                        check_addresses(path, text, offset, &option.explain, errors);
-                    }
-                }
-                // The task must be done before the next step's place: there the lesson moves on.
-                let next = positions
-                    .get(number + 1..)
-                    .and_then(|later| later.iter().flatten().next().copied());
-                let try_it = step.try_it.as_ref().and_then(|try_it| {
-                    let here = Here {
-                        variant: &variants[variant],
-                        index: variant as u32,
-                        trace: &traces[variant],
-                        cursor,
-                        next,
-                    };
-                    match compile_task(try_it.get_ref(), step, &here) {
-                        Ok(task) => Some(task),
-                        Err(message) => {
-                            let message = format!("step \"{}\": try: {message}", step.title);
-                            errors.push(at(path, text, try_it.span().start, message));
-                            None
-                        }
-                    }
-                });
-                steps.push(Step {
-                    title: step.title.clone(),
-                    html: markdown(&step.text),
-                    variant: variant as u32,
-                    at: cursor,
-                    questions,
-                    try_it,
-                });
-            }
-            Err(message) => errors.push(at(
-                path,
-                text,
-                offset,
-                format!("step \"{}\": {message}", step.title),
-            )),
-        }
-    }
-    steps
-}
-
-/// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
-/// the place of the next step that resolves.
-pub(crate) struct Here<'a> {
-    pub(crate) variant: &'a Variant,
-    /// The design's index in the lesson.
-    pub(crate) index: u32,
-    pub(crate) trace: &'a Trace,
-    pub(crate) cursor: u32,
-    pub(crate) next: Option<(u32, u32)>,
-}
-
-/// Each step's (variant index, cursor), where it resolves (errors are reported by the caller).
-fn positions(file: &LessonFile, variants: &[Variant], traces: &[Trace]) -> Vec<Option<(u32, u32)>> {
-    file.steps
-        .iter()
-        .map(|step| {
-            let variant = match &step.variant {
-                None => 0,
-                Some(id) => variants
-                    .iter()
-                    .position(|variant| &variant.id == id.get_ref())?,
-            };
-            let cursor = resolve(step.at.get_ref(), traces.get(variant)?).ok()?;
-            Some((variant as u32, cursor))
-        })
-        .collect()
-}
-
-/// Refuses unsafe link and image addresses in `markdown`, a text of the lesson file `text` that
-/// starts after `offset`: each error names the line where the address is written (found by
-/// searching the file from `offset`, else the line of `offset`).
-fn check_addresses(
-    path: &Path,
-    text: &str,
-    offset: usize,
-    markdown: &str,
-    errors: &mut Vec<LessonError>,
-) {
-    for (start, why) in unsafe_addresses(markdown) {
-        let snippet: String = markdown[start..].chars().take(12).collect();
-        let found = text
-            .get(offset..)
-            .and_then(|rest| rest.find(&snippet))
-            .map_or(offset, |position| offset + position);
-        errors.push(at(path, text, found, why));
-    }
-}
-
-fn compile_questions(
-    path: &Path,
-    text: &str,
-    step: &StepFile,
-    errors: &mut Vec<LessonError>,
-) -> Vec<Question> {
-    let mut questions = Vec::new();
-    for question in &step.questions {
-        let offset = question.prompt.span().start;
-        if question.options.len() < 2 {
-            errors.push(at(
-                path,
-                text,
-                offset,
-                "a question needs at least two options".into(),
-            ));
-        }
-        if !question.options.iter().any(|option| option.correct) {
-            errors.push(at(
-                path,
-                text,
-                offset,
-                "a question needs at least one option with correct = true".into(),
-            ));
-        }
-        for option in question
-            .options
-            .iter()
-            .filter(|option| option.explain.trim().is_empty())
-        {
-            let message = format!(
-                "option \"{}\" has no explain: every option says why it is right or wrong",
-                option.text
-            );
-            errors.push(at(path, text, offset, message));
-        }
-        questions.push(Question {
-            kind: question.kind,
-            prompt: plain_text(question.prompt.get_ref()),
-            prompt_html: inline_markdown(question.prompt.get_ref()),
-            options: question
-                .options
-                .iter()
-                .map(|option| Choice {
-                    text_html: inline_markdown(&option.text),
-                    correct: option.correct,
-                    explain_html: inline_markdown(&option.explain),
-                })
-                .collect(),
-        });
-    }
-    questions
 }
 
 pub(crate) fn order(

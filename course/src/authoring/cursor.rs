@@ -4,6 +4,7 @@
 use lab_engine::{Invariant, Trace};
 
 use super::files::{At, Point};
+use crate::names::by_name;
 
 /// A step's `at` to a cursor in the trace.
 pub(crate) fn resolve(at: &At, trace: &Trace) -> Result<u32, String> {
@@ -47,10 +48,7 @@ pub(crate) fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
         return Err("nth and fault count from 1".into());
     }
     if let Some(id) = &point.broke {
-        let invariant = Invariant::ALL
-            .into_iter()
-            .find(|invariant| invariant.id() == id)
-            .ok_or_else(|| format!("no invariant is called \"{id}\""))?;
+        let invariant: Invariant = by_name("invariant", id)?;
         return trace
             .verdicts
             .iter()

@@ -6,6 +6,9 @@ use toml::Spanned;
 
 use crate::model::{Expect, QuestionKind, TryExpect, VariantKind};
 
+/// The manifest's file name inside the lessons folder.
+pub const MANIFEST: &str = "course.toml";
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ManifestFile {

@@ -8,14 +8,12 @@ use lab_engine::{Engine, Trace};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::check::{check_explored, check_prerequisites, check_variant, compile_steps, order};
+use super::check::{check_explored, check_prerequisites, check_variant, order};
 use super::error::{at, LessonError};
-use super::files::{ExploreFile, LessonFile, ManifestFile, VariantFile};
+use super::files::{ExploreFile, LessonFile, ManifestFile, VariantFile, MANIFEST};
 use super::minutes::estimate;
+use super::steps::compile_steps;
 use crate::model::{Course, Explore, Lesson, Variant, FORMAT_VERSION};
-
-/// The manifest's file name inside the lessons folder.
-pub const MANIFEST: &str = "course.toml";
 
 /// A loaded course and, for each lesson, the trace of each variant (the checker needs them; so do
 /// the tests), with what the checker warns about but accepts.

@@ -2,10 +2,17 @@
 //! every lesson must pass, and the Markdown rendering. Native only: used by the app's `build.rs`
 //! and by `lab check`.
 //!
-//! One module a concern: [`files`] (the formats), [`load`] (reading and running), [`check`] (what
-//! every lesson must pass), [`cursor`] (a step's place in a trace), [`minutes`] (the honest
-//! length), [`markdown`] (rendering and safe addresses), [`task`] (what a step asks the learner to do,
-//! each task kind held to the outcome it promises).
+//! One module a concern, in layers from the bottom up (each imports only from those below):
+//!
+//! 1. [`error`] (a problem and its place in a file), [`files`] (the file formats, the manifest's
+//!    name), [`markdown`] (rendering and safe addresses).
+//! 2. [`cursor`] (a step's place in a trace), [`minutes`] (the honest length).
+//! 3. [`task`] (what a step asks the learner to do, each task kind held to the outcome it
+//!    promises).
+//! 4. [`steps`] (each step compiled: its place, questions, addresses and task).
+//! 5. [`check`] (each variant against its kind, expectations and explore budget; the course's
+//!    order and prerequisites).
+//! 6. [`load`] (reading the files, running each variant, and all of the above in turn).
 
 mod check;
 mod cursor;
@@ -14,12 +21,14 @@ mod files;
 mod load;
 mod markdown;
 mod minutes;
+mod steps;
 mod task;
 
 pub use check::{check_explored, check_variant, explore_text};
 pub use error::LessonError;
+pub use files::MANIFEST;
 pub use load::{
-    lesson_from_text, load, load_lesson, load_with, located, toml_error, Checks, Loaded, MANIFEST,
+    lesson_from_text, load, load_lesson, load_with, located, toml_error, Checks, Loaded,
 };
 pub use markdown::{inline_markdown, markdown, plain_text, unsafe_address, unsafe_addresses};
 pub use minutes::Estimate;

@@ -6,11 +6,22 @@
 
 use lab_engine::{Contention, Engine, Invariant, Scenario, Trace};
 
-use super::check::Here;
 use super::cursor::point_event;
 use super::files::{ChooseFile, FindLineFile, InjectFile, StepFile, TaskOptionFile, TryFile};
 use super::markdown::{inline_markdown, plain_text};
-use crate::model::{Change, QuestionKind, Task, TaskOption, TryExpect};
+use crate::model::{Change, QuestionKind, Task, TaskOption, TryExpect, Variant};
+use crate::names::{by_name, name_of};
+
+/// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
+/// the place of the next step that resolves.
+pub(crate) struct Here<'a> {
+    pub(crate) variant: &'a Variant,
+    /// The design's index in the lesson.
+    pub(crate) index: u32,
+    pub(crate) trace: &'a Trace,
+    pub(crate) cursor: u32,
+    pub(crate) next: Option<(u32, u32)>,
+}
 
 /// The step's task, compiled and checked against the engine.
 pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Result<Task, String> {
@@ -19,10 +30,7 @@ pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Resu
             let scenario = &here.variant.scenario;
             let switches = scenario.workflow.switches();
             if !switches.contains(&flip.switch) {
-                let known: Vec<String> = switches
-                    .iter()
-                    .map(|switch| serde_json::to_string(switch).unwrap_or_default())
-                    .collect();
+                let known: Vec<String> = switches.iter().map(name_of).collect();
                 return Err(format!(
                     "this workflow has no such switch; it has {}",
                     known.join(", ")
@@ -344,19 +352,7 @@ fn promise(expect: TryExpect) -> &'static str {
 }
 
 fn invariant(id: &str) -> Result<Invariant, String> {
-    Invariant::ALL
-        .into_iter()
-        .find(|invariant| invariant.id() == id)
-        .ok_or_else(|| {
-            let known: Vec<&str> = Invariant::ALL
-                .iter()
-                .map(|invariant| invariant.id())
-                .collect();
-            format!(
-                "no invariant is called \"{id}\"; known: {}",
-                known.join(", ")
-            )
-        })
+    by_name("invariant", id)
 }
 
 /// What happens at an event, in the words the lab shows: its outcome, and any invariant that

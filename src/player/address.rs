@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-use crate::player::{PlayerAction, PlayerState, Setup};
+use super::state::{PlayerAction, PlayerState, Setup};
 use crate::route::Route;
 
 /// `asked` is what the address shown now asks the player to show; `route_of` writes the address

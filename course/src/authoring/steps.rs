@@ -1,0 +1,211 @@
+//! Compiling steps: each step's place in its design's run, its questions, the addresses in its
+//! text, and its "try it" task (compiled and held to its promise in `task`).
+
+use std::path::Path;
+
+use lab_engine::Trace;
+
+use super::cursor::resolve;
+use super::error::{at, LessonError};
+use super::files::{LessonFile, StepFile};
+use super::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
+use super::task::{compile_task, Here};
+use crate::model::{Choice, Question, Step, Variant};
+
+/// Every step of the lesson file, compiled; each problem is pushed to `errors` at its place.
+pub(crate) fn compile_steps(
+    path: &Path,
+    text: &str,
+    file: &LessonFile,
+    variants: &[Variant],
+    traces: &[Trace],
+    errors: &mut Vec<LessonError>,
+) -> Vec<Step> {
+    if file.steps.is_empty() {
+        errors.push(at(
+            path,
+            text,
+            0,
+            "a lesson needs at least one [[steps]] entry".into(),
+        ));
+    }
+    let mut steps = Vec::new();
+    let mut previous = (0, 0);
+    let positions = positions(file, variants, traces);
+    for (number, step) in file.steps.iter().enumerate() {
+        let variant = match &step.variant {
+            None => Some(0),
+            Some(id) => {
+                let found = variants
+                    .iter()
+                    .position(|variant| &variant.id == id.get_ref());
+                if found.is_none() {
+                    let known: Vec<&str> =
+                        variants.iter().map(|variant| variant.id.as_str()).collect();
+                    let message = format!(
+                        "step \"{}\" names variant \"{}\"; known: {}",
+                        step.title,
+                        id.get_ref(),
+                        known.join(", ")
+                    );
+                    errors.push(at(path, text, id.span().start, message));
+                }
+                found
+            }
+        };
+        let Some(variant) = variant.filter(|&index| index < traces.len()) else {
+            continue;
+        };
+        let offset = step.at.span().start;
+        match resolve(step.at.get_ref(), &traces[variant]) {
+            Ok(cursor) => {
+                let here = (variant as u32, cursor);
+                if here < previous {
+                    let message = format!(
+                        "step \"{}\" is at {:?} but the step before it is at {:?}: steps must follow the trace in order (variant, cursor)",
+                        step.title, here, previous
+                    );
+                    errors.push(at(path, text, offset, message));
+                }
+                previous = here;
+                let questions = compile_questions(path, text, step, errors);
+                check_addresses(path, text, offset, &step.text, errors);
+                for question in &step.questions {
+                    let offset = question.prompt.span().start;
+                    check_addresses(path, text, offset, question.prompt.get_ref(), errors);
+                    for option in &question.options {
+                        check_addresses(path, text, offset, &option.text, errors);
+                        check_addresses(path, text, offset, &option.explain, errors);
+                    }
+                }
+                // The task must be done before the next step's place: there the lesson moves on.
+                let next = positions
+                    .get(number + 1..)
+                    .and_then(|later| later.iter().flatten().next().copied());
+                let try_it = step.try_it.as_ref().and_then(|try_it| {
+                    let here = Here {
+                        variant: &variants[variant],
+                        index: variant as u32,
+                        trace: &traces[variant],
+                        cursor,
+                        next,
+                    };
+                    match compile_task(try_it.get_ref(), step, &here) {
+                        Ok(task) => Some(task),
+                        Err(message) => {
+                            let message = format!("step \"{}\": try: {message}", step.title);
+                            errors.push(at(path, text, try_it.span().start, message));
+                            None
+                        }
+                    }
+                });
+                steps.push(Step {
+                    title: step.title.clone(),
+                    html: markdown(&step.text),
+                    variant: variant as u32,
+                    at: cursor,
+                    questions,
+                    try_it,
+                });
+            }
+            Err(message) => errors.push(at(
+                path,
+                text,
+                offset,
+                format!("step \"{}\": {message}", step.title),
+            )),
+        }
+    }
+    steps
+}
+
+/// Each step's (variant index, cursor), where it resolves (errors are reported by the caller).
+fn positions(file: &LessonFile, variants: &[Variant], traces: &[Trace]) -> Vec<Option<(u32, u32)>> {
+    file.steps
+        .iter()
+        .map(|step| {
+            let variant = match &step.variant {
+                None => 0,
+                Some(id) => variants
+                    .iter()
+                    .position(|variant| &variant.id == id.get_ref())?,
+            };
+            let cursor = resolve(step.at.get_ref(), traces.get(variant)?).ok()?;
+            Some((variant as u32, cursor))
+        })
+        .collect()
+}
+
+/// Refuses unsafe link and image addresses in `markdown`, a text of the lesson file `text` that
+/// starts after `offset`: each error names the line where the address is written (found by
+/// searching the file from `offset`, else the line of `offset`).
+fn check_addresses(
+    path: &Path,
+    text: &str,
+    offset: usize,
+    markdown: &str,
+    errors: &mut Vec<LessonError>,
+) {
+    for (start, why) in unsafe_addresses(markdown) {
+        let snippet: String = markdown[start..].chars().take(12).collect();
+        let found = text
+            .get(offset..)
+            .and_then(|rest| rest.find(&snippet))
+            .map_or(offset, |position| offset + position);
+        errors.push(at(path, text, found, why));
+    }
+}
+
+fn compile_questions(
+    path: &Path,
+    text: &str,
+    step: &StepFile,
+    errors: &mut Vec<LessonError>,
+) -> Vec<Question> {
+    let mut questions = Vec::new();
+    for question in &step.questions {
+        let offset = question.prompt.span().start;
+        if question.options.len() < 2 {
+            errors.push(at(
+                path,
+                text,
+                offset,
+                "a question needs at least two options".into(),
+            ));
+        }
+        if !question.options.iter().any(|option| option.correct) {
+            errors.push(at(
+                path,
+                text,
+                offset,
+                "a question needs at least one option with correct = true".into(),
+            ));
+        }
+        for option in question
+            .options
+            .iter()
+            .filter(|option| option.explain.trim().is_empty())
+        {
+            let message = format!(
+                "option \"{}\" has no explain: every option says why it is right or wrong",
+                option.text
+            );
+            errors.push(at(path, text, offset, message));
+        }
+        questions.push(Question {
+            kind: question.kind,
+            prompt: plain_text(question.prompt.get_ref()),
+            prompt_html: inline_markdown(question.prompt.get_ref()),
+            options: question
+                .options
+                .iter()
+                .map(|option| Choice {
+                    text_html: inline_markdown(&option.text),
+                    correct: option.correct,
+                    explain_html: inline_markdown(&option.explain),
+                })
+                .collect(),
+        });
+    }
+    questions
+}

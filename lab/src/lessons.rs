@@ -1,0 +1,70 @@
+//! `lab check` and `lab tasks`: every lesson of a folder checked (the explorer included), or
+//! every lesson's checked tasks, one JSON line each (what the browser tests walk).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use lab_course::authoring;
+
+use crate::target::report;
+
+pub fn check(dir: &Path) -> ExitCode {
+    let checks = authoring::Checks { explore: true };
+    match authoring::load_with(dir, checks) {
+        Ok(loaded) => {
+            for warning in &loaded.warnings {
+                eprintln!("warning: {warning}");
+            }
+            let variants: usize = loaded
+                .course
+                .lessons
+                .iter()
+                .map(|lesson| lesson.variants.len())
+                .sum();
+            println!(
+                "ok: {} lessons, {} variants, every expectation met, every design explored ({})",
+                loaded.course.lessons.len(),
+                variants,
+                dir.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(errors) => report(&errors),
+    }
+}
+
+/// Every task of every lesson, as the checker compiled it: the lesson, the 1-based part (the
+/// step of the narrative), where it starts (design index and cursor), whether the part asks a
+/// prediction, and the task.
+pub fn tasks(dir: &Path) -> ExitCode {
+    let loaded = match authoring::load(dir) {
+        Ok(loaded) => loaded,
+        Err(errors) => return report(&errors),
+    };
+    let mut out = std::io::stdout().lock();
+    for lesson in &loaded.course.lessons {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let Some(task) = &step.try_it else {
+                continue;
+            };
+            let predicts = step
+                .questions
+                .iter()
+                .any(|question| question.kind == lab_course::QuestionKind::Predict);
+            let line = serde_json::json!({
+                "lesson": lesson.id,
+                "part": index + 1,
+                "title": step.title,
+                "variant": step.variant,
+                "at": step.at,
+                "predicts": predicts,
+                "task": task,
+            });
+            if writeln!(out, "{line}").is_err() {
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,121 @@
+//! `lab run`: each scenario of a file through the engine, its trace printed as a table (or as
+//! JSON with each event's words beside it), and every invariant's verdict.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use lab_engine::{Engine, Trace};
+
+use crate::cli::RunArgs;
+use crate::target::{at_start, report, scenarios, Target};
+
+pub fn run(args: RunArgs) -> ExitCode {
+    let targets = match scenarios(&args.file, args.variant.as_deref()) {
+        Ok(targets) => targets,
+        Err(errors) => return report(&errors),
+    };
+    for Target {
+        name, mut scenario, ..
+    } in targets
+    {
+        if let Some(seed) = args.seed {
+            scenario.seed = seed;
+        }
+        for &(switch, on) in &args.switches {
+            scenario = switch.set(&scenario, on);
+        }
+        let trace = match Engine::run(scenario) {
+            Ok(trace) => trace,
+            Err(error) => return report(&[at_start(&args.file, error.to_string())]),
+        };
+        let written = if args.json {
+            print_json(&name, &trace)
+        } else {
+            print_trace(&name, &trace)
+        };
+        // A closed pipe (`lab run ... | head`) is the reader's choice, not an error.
+        if written.is_err() {
+            return ExitCode::SUCCESS;
+        }
+    }
+    // Exit 0 whether invariants broke or not: a broken invariant is a finding about the design,
+    // not a failure of the tool.
+    ExitCode::SUCCESS
+}
+
+/// One line: `{"name":..,"trace":..,"text":..}`.
+fn print_json(name: &str, trace: &Trace) -> std::io::Result<()> {
+    // Written by hand so the trace keeps its field order (json! would sort the keys).
+    let name = serde_json::to_string(name).expect("a string always serializes");
+    // The trace stores outcomes and labels as data; `text` gives their words alongside, one
+    // entry per event, for readers that cannot render them (the browser tests).
+    let text: Vec<serde_json::Value> = trace
+        .events
+        .iter()
+        .map(|event| {
+            let labels: Vec<String> = event
+                .messages
+                .iter()
+                .map(|message| event.label_text(message))
+                .collect();
+            serde_json::json!({ "outcome": event.outcome_text(), "labels": labels })
+        })
+        .collect();
+    let text = serde_json::to_string(&text).expect("text always serializes");
+    let trace = serde_json::to_string(trace).expect("a trace always serializes");
+    writeln!(
+        std::io::stdout(),
+        r#"{{"name":{name},"trace":{trace},"text":{text}}}"#
+    )
+}
+
+fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "== {name} (seed {}, {} events)",
+        trace.seed,
+        trace.len()
+    )?;
+    writeln!(
+        out,
+        "{:>4} {:>4}  {:<12} {:<16} {:<14} outcome",
+        "#", "tick", "actor", "action", "fault"
+    )?;
+    for event in &trace.events {
+        let fault = event.fault.map(|fault| fault.name()).unwrap_or("");
+        let broke: Vec<&str> = event.broke.iter().map(|invariant| invariant.id()).collect();
+        let mark = if broke.is_empty() {
+            String::new()
+        } else {
+            format!("   !! breaks {}", broke.join(", "))
+        };
+        writeln!(
+            out,
+            "{:>4} {:>4}  {:<12} {:<16} {:<14} {}{}",
+            event.index,
+            event.tick,
+            event.actor,
+            event.action.name(),
+            fault,
+            event.outcome_text(),
+            mark
+        )?;
+    }
+    writeln!(out, "-- invariants")?;
+    for verdict in &trace.verdicts {
+        match verdict.broken_at {
+            None => writeln!(out, "   holds   {}", verdict.invariant.statement())?,
+            Some(at) => writeln!(
+                out,
+                "   BROKEN  {} (event {at}: {})",
+                verdict.invariant.statement(),
+                verdict.detail.clone().unwrap_or_default()
+            )?,
+        }
+    }
+    for (worker, results) in trace.results() {
+        writeln!(out, "-- {worker} returned {results:?}")?;
+    }
+    Ok(())
+}
