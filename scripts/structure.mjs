@@ -18,14 +18,6 @@ export const CRATES = [
   { dir: 'engine/src', root: 'lib.rs' },
 ];
 
-// The engine's cycles are being removed by its restructure into programs of blocks: until that
-// lands they are reported but do not fail the check. Flip this to `true` (or delete the
-// exception) once `node scripts/structure.mjs` reports no cycle in engine/src.
-const ENGINE_CYCLES_FAIL = false;
-
-/** Source folders whose cycles are reported without failing. */
-export const REPORT_ONLY = new Set(ENGINE_CYCLES_FAIL ? [] : ['engine/src']);
-
 /**
  * Rust source with comments, strings and character literals blanked to spaces (line breaks kept,
  * so offsets keep their lines); lifetimes stay.
@@ -418,7 +410,7 @@ export function describe(cycle) {
 }
 
 /** Checks every crate under `root`: the lines to print and whether the check fails. */
-export function check(root, crates = CRATES, reportOnly = REPORT_ONLY) {
+export function check(root, crates = CRATES) {
   const lines = [];
   let failed = false;
   for (const crate of crates) {
@@ -428,18 +420,16 @@ export function check(root, crates = CRATES, reportOnly = REPORT_ONLY) {
       failed = true;
     }
     const found = cycles(tree);
-    const fails = !reportOnly.has(crate.dir);
     if (found.length === 0) {
       lines.push(`ok: ${crate.dir}: ${tree.files.size} files, no import cycle`);
       continue;
     }
-    const word = fails ? 'error' : 'reported, not failing (see ENGINE_CYCLES_FAIL in scripts/structure.mjs)';
-    lines.push(`${word}: ${crate.dir}: ${found.length} import cycle(s) among ${tree.files.size} files`);
+    lines.push(`error: ${crate.dir}: ${found.length} import cycle(s) among ${tree.files.size} files`);
     for (const { members, cycle } of found) {
       lines.push(`  ${members.length} files import each other: ${members.join(', ')}`);
       lines.push(`  shortest cycle:\n    ${describe(cycle)}`);
     }
-    failed ||= fails;
+    failed = true;
   }
   return { lines, failed };
 }
