@@ -3,8 +3,8 @@
 //! then did nothing would teach the learner that their design survived it.
 
 use lab_engine::{
-    Action, Engine, FaultKind, FaultRule, Operation, Payload, Run, Scalar, Scenario, ScenarioError,
-    Trace, WorkerPlan, WorkflowKind,
+    Action, Block, Engine, FaultKind, FaultRule, Name, Operation, Payload, Program, Run, Scalar,
+    Scenario, ScenarioError, Shape, Trace, WorkerPlan, WorkflowKind,
 };
 
 /// The worker whose occurrences the rules count. In `reserve` it runs after another worker has
@@ -207,5 +207,94 @@ fn a_pair_a_workflow_does_not_declare_is_refused_with_where_it_can_strike() {
         ingest.validate().unwrap_err().to_string(),
         "fault stale_lookup cannot strike at table.write in the ingest workflow; \
          it can strike nowhere in this workflow"
+    );
+}
+
+/// The smallest program that reaches `block` of `workflow`: the lines that set the names it
+/// reads, the block (with a one-line body if it takes one), then a return. In `reserve` a submit
+/// comes first, so a lookup finds a record and a reused key is one the provider has seen.
+fn reaching(workflow: WorkflowKind, block: Block) -> Program {
+    let offered = workflow.offered();
+    let end = *offered
+        .iter()
+        .find(|block| {
+            let spec = block.spec();
+            spec.shape == Shape::Return && spec.result.is_some() && spec.uses.is_empty()
+        })
+        .expect("every workflow offers a return");
+    let mut lines: Vec<(Block, u8)> = Vec::new();
+    if workflow == WorkflowKind::Reserve && block != Block::Submit {
+        lines.push((Block::Submit, 0));
+    }
+    fn set(name: Name, offered: &[Block], lines: &mut Vec<(Block, u8)>) {
+        let setter = *offered
+            .iter()
+            .find(|block| block.spec().sets.contains(&name))
+            .expect("a workflow offers a setter for every name it reads");
+        for &used in setter.spec().uses {
+            set(used, offered, lines);
+        }
+        if !lines.iter().any(|(block, _)| *block == setter) {
+            lines.push((setter, 0));
+        }
+    }
+    for &name in block.spec().uses {
+        set(name, offered, &mut lines);
+    }
+    lines.push((block, 0));
+    if block.spec().shape.opens_body() {
+        lines.push((end, 1));
+    }
+    lines.push((end, 0));
+    Program::of(&lines)
+}
+
+/// Faults belong to blocks: at every block of every workflow that takes an action, each fault
+/// the block declares changes the run where that block runs.
+#[test]
+fn every_blocks_declared_faults_change_the_run_where_it_runs() {
+    let mut checked = 0;
+    for workflow in WorkflowKind::ALL {
+        for &block in workflow.offered() {
+            let spec = block.spec();
+            let Some(action) = spec.action.filter(|_| !spec.faults.is_empty()) else {
+                continue;
+            };
+            let mut fault_free = scenario(workflow, action);
+            fault_free.program = Some(reaching(workflow, block));
+            let name = |fault: FaultKind| format!("{} at {block:?} in {workflow:?}", fault.name());
+            let clean = Engine::run(fault_free.clone())
+                .unwrap_or_else(|error| panic!("{block:?} in {workflow:?}: {error}"));
+            let first = clean
+                .events
+                .iter()
+                .find(|event| event.action == action && event.actor == STRUCK)
+                .unwrap_or_else(|| panic!("{block:?} in {workflow:?}: never reached"));
+            let text = &clean.code[first.line.expect("a block's event has a line") as usize];
+            assert!(
+                text.trim()
+                    == lab_engine::block_text(block, &fault_free)
+                        .lines()
+                        .last()
+                        .unwrap(),
+                "{block:?} in {workflow:?}: the first {action:?} is another line: {text}"
+            );
+            for &fault in spec.faults {
+                let mut faulty = fault_free.clone();
+                faulty.faults = vec![strike(fault, action)];
+                let trace =
+                    Engine::run(faulty).unwrap_or_else(|error| panic!("{}: {error}", name(fault)));
+                assert!(
+                    what_happened(&trace) != what_happened(&clean),
+                    "{}: the run is the same as without the fault",
+                    name(fault)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 150,
+        "only {checked} (block, fault) pairs checked"
     );
 }
