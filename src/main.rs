@@ -14,6 +14,7 @@ mod route;
 mod sandbox;
 mod store;
 mod svg_export;
+mod worker_module;
 
 use wasm_bindgen::JsCast;
 
