@@ -4,6 +4,7 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::settings::SettingsMenu;
+use crate::offline::UpdateNotice;
 use crate::route::{switch, Route};
 use crate::store::{LoadNotice, StoreProvider};
 
@@ -21,6 +22,8 @@ pub fn App() -> Html {
 /// The site around the page; an embed gets the page alone.
 #[component]
 fn Shell() -> Html {
+    // Offline from the next reload on; registered once the page is idle.
+    use_effect_with((), |_| crate::worker_module::when_idle(crate::offline::register));
     if use_route::<Route>().is_some_and(|route| route.is_embed()) {
         return html! { <Switch<Route> render={switch} /> };
     }
@@ -46,6 +49,7 @@ fn Shell() -> Html {
                     <SettingsMenu />
                 </header>
                 <LoadNotice />
+                <UpdateNotice />
                 <Switch<Route> render={switch} />
                 <footer class="site-footer">
                     { "Every run is a deterministic simulation: nothing is sent anywhere. " }

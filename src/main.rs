@@ -8,6 +8,7 @@ mod course;
 mod download;
 mod frames;
 mod pages;
+mod offline;
 mod panic;
 mod player;
 mod route;

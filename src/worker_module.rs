@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use lab_worker::{Reply, Request};
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
 /// The worker's start script, beside index.html (the page's `<base>` is the public URL).
@@ -45,7 +45,7 @@ struct Shared {
 }
 
 /// A worker's message and error listeners, kept while it runs.
-type Listeners = (Closure<dyn Fn(MessageEvent)>, Closure<dyn Fn(ErrorEvent)>);
+type Listeners = (Closure<dyn Fn(MessageEvent)>, Closure<dyn Fn(Event)>);
 
 /// One running second module.
 pub struct Module {
@@ -108,15 +108,16 @@ impl Module {
         };
         let onerror = {
             let shared = Rc::clone(&shared);
-            Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
+            // An ErrorEvent when its code failed; a plain Event when its files could not be loaded.
+            Closure::<dyn Fn(Event)>::new(move |event: Event| {
                 event.prevent_default();
-                let message = event.message();
+                let message = event
+                    .dyn_ref::<ErrorEvent>()
+                    .map(ErrorEvent::message)
+                    .filter(|message| !message.is_empty());
                 fail(
                     &shared,
-                    match message.is_empty() {
-                        true => "its files could not be loaded".to_string(),
-                        false => message,
-                    },
+                    message.unwrap_or_else(|| "its files could not be loaded".to_string()),
                 );
             })
         };
