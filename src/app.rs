@@ -23,7 +23,9 @@ pub fn App() -> Html {
 #[component]
 fn Shell() -> Html {
     // Offline from the next reload on; registered once the page is idle.
-    use_effect_with((), |_| crate::worker_module::when_idle(crate::offline::register));
+    use_effect_with((), |_| {
+        crate::worker_module::when_idle(crate::offline::register)
+    });
     if use_route::<Route>().is_some_and(|route| route.is_embed()) {
         return html! { <Switch<Route> render={switch} /> };
     }
