@@ -118,7 +118,7 @@ impl Reducible for Run {
                     };
                 }
                 Reply::Refused(words) => run.status = Status::Failed(words),
-                Reply::Ready => return self,
+                Reply::Ready | Reply::Contended { .. } => return self,
             },
             (RunAction::Heard(Heard::Failed(words)), Status::Exploring { .. }) => {
                 run.status = Status::Failed(format!("The explorer could not run: {words}."))

@@ -96,7 +96,9 @@ impl Reducible for Status {
                 scenario,
             },
             ExploreAction::Heard(Heard::Reply(Reply::Refused(words))) => Status::Failed(words),
-            ExploreAction::Heard(Heard::Reply(Reply::Ready)) => return self,
+            ExploreAction::Heard(Heard::Reply(Reply::Ready | Reply::Contended { .. })) => {
+                return self
+            }
             ExploreAction::Heard(Heard::Failed(words)) => Status::Failed(match &*self {
                 Status::Loading { .. } => format!(
                     "The explorer could not be loaded: {words}. The lesson works without it; reload the page to try again."

@@ -6,7 +6,7 @@
 //! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats.
 
 use lab_course::share::{ShareError, WholeScenario};
-use lab_engine::{Budget, Explorer, FaultKind, Report, Scenario};
+use lab_engine::{Budget, Contention, Explorer, FaultKind, PolicyRun, Report, Scenario};
 use serde::{Deserialize, Serialize};
 
 /// What the page asks of the worker.
@@ -18,6 +18,9 @@ pub enum Request {
         scenario: WholeScenario,
         budget: Limits,
     },
+    /// Run every retry policy in one contention experiment (the retry lab):
+    /// [`Reply::Contended`].
+    Contend(Contention),
 }
 
 /// The worker's answers.
@@ -34,6 +37,13 @@ pub enum Reply {
     },
     /// A search ended: what it found.
     Explored(Findings),
+    /// A contention experiment's runs, one per policy in `Policy::ALL` order.
+    Contended {
+        spec: Contention,
+        runs: Vec<PolicyRun>,
+        /// Milliseconds the worker spent on all of them.
+        milliseconds: f64,
+    },
     /// The request cannot be carried out; the words say why.
     Refused(String),
 }
@@ -188,6 +198,15 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
             let findings = Findings::of(&explorer.report(), now() - start);
             post(&Reply::Explored(findings));
         }
+        Request::Contend(spec) => {
+            let start = now();
+            let runs = spec.run_all();
+            post(&Reply::Contended {
+                spec,
+                runs,
+                milliseconds: now() - start,
+            });
+        }
     }
 }
 
@@ -227,6 +246,29 @@ mod tests {
         if let (Some(found), Some(expected)) = (&findings.counterexample, &report.counterexample) {
             assert_eq!(found.scenario().expect("replays"), expected.scenario);
         }
+    }
+
+    #[test]
+    fn a_contention_experiment_in_the_worker_is_the_engine_s() {
+        let spec = Contention {
+            clients: 20,
+            ..Contention::default()
+        };
+        let request = decode(&encode(&Request::Contend(spec.clone()))).expect("reads back");
+        let mut replies = Vec::new();
+        answer(
+            request,
+            || 0.0,
+            |reply| replies.push(decode::<Reply>(&encode(reply)).expect("reads back")),
+        );
+        assert_eq!(
+            replies,
+            [Reply::Contended {
+                runs: spec.run_all(),
+                spec,
+                milliseconds: 0.0
+            }]
+        );
     }
 
     #[test]
