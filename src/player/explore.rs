@@ -150,9 +150,9 @@ pub(crate) fn module_for(
 pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
     let status = use_reducer(|| Status::Idle);
     let module = use_mut_ref(|| None::<Module>);
-    // The second module, loaded once the lesson has shown and the page is idle, so the first
-    // search does not wait for it.
-    use_effect_with((), |_| worker_module::when_idle(worker_module::prefetch));
+    // The second module, loaded once the lesson has shown and the page has settled, so the
+    // first search does not wait for it.
+    use_effect_with((), |_| worker_module::when_settled(worker_module::prefetch));
     let onexplore = {
         let status = status.clone();
         let module = module.clone();
