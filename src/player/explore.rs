@@ -92,7 +92,7 @@ impl Reducible for Status {
                 progress: Some((states, transitions, milliseconds)),
             },
             ExploreAction::Heard(Heard::Reply(Reply::Explored(findings))) => Status::Done {
-                findings: Rc::new(findings),
+                findings: Rc::from(findings),
                 scenario,
             },
             ExploreAction::Heard(Heard::Reply(Reply::Refused(words))) => Status::Failed(words),

@@ -36,7 +36,7 @@ pub enum Reply {
         milliseconds: f64,
     },
     /// A search ended: what it found.
-    Explored(Findings),
+    Explored(Box<Findings>),
     /// A contention experiment's runs, one per policy in `Policy::ALL` order.
     Contended {
         spec: Contention,
@@ -196,7 +196,7 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
                 }
             }
             let findings = Findings::of(&explorer.report(), now() - start);
-            post(&Reply::Explored(findings));
+            post(&Reply::Explored(Box::new(findings)));
         }
         Request::Contend(spec) => {
             let start = now();
@@ -242,7 +242,7 @@ mod tests {
         let Some(Reply::Explored(findings)) = replies.last() else {
             panic!("the last reply is the findings: {replies:?}");
         };
-        assert_eq!(*findings, Findings::of(&report, 0.0));
+        assert_eq!(**findings, Findings::of(&report, 0.0));
         if let (Some(found), Some(expected)) = (&findings.counterexample, &report.counterexample) {
             assert_eq!(found.scenario().expect("replays"), expected.scenario);
         }
