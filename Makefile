@@ -38,7 +38,7 @@ test: setup lint structure test-native build test-browser
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy $(WASM) -p idempotency-lab -p lab-engine -p lab-course -- -D warnings
+	cargo clippy $(WASM) -p idempotency-lab -p lab-engine -p lab-course -p lab-worker -- -D warnings
 
 ## No import cycle between the files of a crate (scripts/structure.mjs, and its own tests).
 structure:
@@ -70,7 +70,8 @@ bench: setup build bench-site
 	  else echo "lab run, $$records records: install Debian's time package to measure its peak memory"; fi; \
 	done
 
-## The site's figures only (after make build): one table of sizes, first paint, Lighthouse.
+## The site's figures only (after make build): sizes (each module and its parts), first paint and
+## the bytes before it, Lighthouse, the explorer in its worker, the sandbox at 10,000 records.
 bench-site: setup
 	cd tests/minimal-app && trunk build --release
 	node scripts/postbuild.mjs tests/minimal-app/dist

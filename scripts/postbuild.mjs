@@ -18,7 +18,9 @@
 //     The WebAssembly's preload loses its `integrity`: Trunk's loader fetches it without one, and
 //     Chromium ignores it on a fetch preload with a console warning. The loader's size of the
 //     WebAssembly (for the loading line's percentage) becomes the size of the file it fetches.
-//  4. precompressed copies of every file, NAME.gz (gzip -9) and NAME.br (brotli 11), that
+//  4. the service worker (dist/sw.js, from static/sw.js) given the list of the build's files to
+//     cache and the build's version (a hash of them all), so a new build is a new worker.
+//  5. precompressed copies of every file, NAME.gz (gzip -9) and NAME.br (brotli 11), that
 //     `make serve-dist` (scripts/serve-dist.mjs) and static hosts send by Accept-Encoding.
 // Usage: node scripts/postbuild.mjs [DIST]   (default: dist)
 import crypto from 'node:crypto';
@@ -37,6 +39,9 @@ export function policy(scriptHashes) {
     "img-src 'self'",
     // The wasm is fetched (and preloaded as="fetch") from this origin.
     "connect-src 'self'",
+    // The second module's Web Worker and the service worker, from this origin only.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "base-uri 'self'",
     "form-action 'none'",
     "object-src 'none'",
@@ -363,6 +368,35 @@ export function withWasmSizes(html, dist) {
   });
 }
 
+/** The service worker's file: it caches the files of the build. */
+export const SERVICE_WORKER = 'sw.js';
+
+/**
+ * dist/sw.js with the files it caches (every file of the site but itself and index.html, which it
+ * caches as './', as URLs relative to it) and the build's version: the first 16 hex digits of a
+ * sha256 over every file's name and bytes. Returns { files, version }.
+ */
+export function withServiceWorkerFiles(dist) {
+  const worker = path.join(dist, SERVICE_WORKER);
+  if (!fs.existsSync(worker)) return null;
+  const hash = crypto.createHash('sha256');
+  const files = [];
+  for (const file of siteFiles(dist)) {
+    const name = path.relative(dist, file).split(path.sep).join('/');
+    if (name === SERVICE_WORKER) continue;
+    hash.update(name).update(fs.readFileSync(file));
+    if (name !== 'index.html') files.push(name);
+  }
+  const version = hash.digest('hex').slice(0, 16);
+  let text = fs.readFileSync(worker, 'utf8');
+  const list = /^const FILES = null;$/m;
+  if (!list.test(text)) throw new Error(`${worker} has no "const FILES = null;" line to write the build's files into`);
+  text = text.replace(list, () => `const FILES = ${JSON.stringify(files)};`)
+    .replace(/^const VERSION = 'unbuilt';$/m, () => `const VERSION = '${version}';`);
+  fs.writeFileSync(worker, text);
+  return { files, version };
+}
+
 async function main() {
   const dist = path.resolve(process.argv[2] ?? 'dist');
   const index = path.join(dist, 'index.html');
@@ -382,6 +416,8 @@ async function main() {
   const { csp, html } = withPolicy(withEarlyPreloads(withWasmSizes(built, dist), { held: script }));
   fs.writeFileSync(index, html);
   fs.writeFileSync(path.join(dist, '_headers'), `/*\n  Content-Security-Policy: ${csp}\n`);
+  const cached = withServiceWorkerFiles(dist);
+  if (cached) console.log(`postbuild: ${where}: ${SERVICE_WORKER} caches ${cached.files.length + 1} files, version ${cached.version}`);
   precompress(dist);
   console.log(`postbuild: ${where}: Content-Security-Policy: ${csp}`);
 }

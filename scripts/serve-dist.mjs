@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Serves dist/ the way a static host does: each file's precompressed NAME.br or NAME.gz (written
 // by scripts/postbuild.mjs) when the request's Accept-Encoding allows it, with Content-Encoding
-// and Vary; long caching for Trunk's content-hashed files, none for index.html; index.html for
-// any path that is not a file (the app routes by the hash). `make serve-dist` runs it; the
-// site benchmark (tests/browser/bench-site.js) and the prerender (scripts/postbuild.mjs) import
-// createServer.
+// and Vary; long caching for Trunk's content-hashed files, none for the rest (index.html, the
+// service worker, the second module, the manifest); index.html for any path that is not a file
+// (the app routes by the hash). `make serve-dist` runs it; the site benchmark
+// (tests/browser/bench-site.js) and the prerender (scripts/postbuild.mjs) import createServer.
 // Usage: node scripts/serve-dist.mjs [DIST] [PORT]   (default: dist 8081)
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,8 +17,12 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/** A file name with Trunk's content hash in it (`style-0123456789abcdef.css`). */
+const HASHED = /(^|-)[0-9a-f]{16}([-_.]|$)/;
 
 /** The encodings a request accepts (q=0 excluded), e.g. Set { 'br', 'gzip' }. */
 export function acceptedEncodings(header = '') {
@@ -57,7 +61,9 @@ export function createServer(root, { prefix = '/' } = {}) {
     if (!file.startsWith(dist + path.sep) || !isFile(file)) file = index; // also stops ../ escapes
     const headers = {
       'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'cache-control': file === index ? 'no-cache' : 'public, max-age=31536000, immutable',
+      // Only a file whose name holds its hash is the same file for ever; the service worker, the
+      // second module (Trunk names a worker's files without a hash) and the manifest are not.
+      'cache-control': HASHED.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
       vary: 'Accept-Encoding',
     };
     const accepted = acceptedEncodings(request.headers['accept-encoding']);

@@ -10,6 +10,7 @@ use crate::pages::{
     sandbox::SandboxPage, scenario::ScenarioPage,
 };
 use crate::route::Route;
+use crate::offline::UpdateNotice;
 use crate::store::{LoadNotice, StoreProvider};
 
 #[component]
@@ -26,6 +27,10 @@ pub fn App() -> Html {
 /// The site around the page; an embed gets the page alone.
 #[component]
 fn Shell() -> Html {
+    // Offline from the next reload on; registered once the page has settled.
+    use_effect_with((), |_| {
+        crate::worker_module::when_settled(crate::offline::register)
+    });
     if use_route::<Route>().is_some_and(|route| route.is_embed()) {
         return html! { <Switch<Route> render={switch} /> };
     }
@@ -51,6 +56,7 @@ fn Shell() -> Html {
                     <SettingsMenu />
                 </header>
                 <LoadNotice />
+                <UpdateNotice />
                 <Switch<Route> render={switch} />
                 <footer class="site-footer">
                     { "Every run is a deterministic simulation: nothing is sent anywhere. " }

@@ -24,6 +24,7 @@ mod course;
 mod download;
 mod format;
 mod frames;
+mod offline;
 mod pages;
 mod panic;
 mod player;
@@ -31,6 +32,7 @@ mod route;
 mod sandbox;
 mod store;
 mod svg_export;
+mod worker_module;
 
 use wasm_bindgen::JsCast;
 

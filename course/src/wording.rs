@@ -36,17 +36,27 @@ pub fn budget(faults_max: u32, preemptions_max: u32) -> String {
 
 /// How much was explored: "1,234 schedules, 567 distinct states".
 pub fn figures(report: &Report) -> String {
+    explored(report.schedules, report.states)
+}
+
+/// `figures`, from the two counts (a report that crossed from the explorer's worker).
+pub fn explored(schedules: u64, states: u64) -> String {
     format!(
         "{}, {}",
-        count(report.schedules, "schedule", "schedules"),
-        count(report.states, "distinct state", "distinct states")
+        count(schedules, "schedule", "schedules"),
+        count(states, "distinct state", "distinct states")
     )
 }
 
 /// What the figures cover: every schedule in the budget, or only those explored before the
 /// search was cancelled or reached its limit of engine steps.
 pub fn extent(report: &Report, cancelled: bool) -> &'static str {
-    match (cancelled, report.complete) {
+    covered(report.complete, cancelled)
+}
+
+/// `extent`, from whether the search was complete.
+pub fn covered(complete: bool, cancelled: bool) -> &'static str {
+    match (cancelled, complete) {
         (true, _) => "Cancelled: the figures count what was explored so far",
         (false, true) => "Every schedule within the budget was explored",
         (false, false) => {
@@ -57,8 +67,13 @@ pub fn extent(report: &Report, cancelled: bool) -> &'static str {
 
 /// One property over every schedule explored: "Every operation is submitted at most once: holds".
 pub fn verdict(verdict: &PropertyVerdict) -> String {
-    let word = if verdict.holds { "holds" } else { "broken" };
-    format!("{}: {word}", verdict.property.statement())
+    stated(verdict.property.statement(), verdict.holds)
+}
+
+/// `verdict`, from the property's statement.
+pub fn stated(statement: &str, holds: bool) -> String {
+    let word = if holds { "holds" } else { "broken" };
+    format!("{statement}: {word}")
 }
 
 /// The finding: the shortest counterexample in the engine's words, or that there is none within
@@ -66,11 +81,16 @@ pub fn verdict(verdict: &PropertyVerdict) -> String {
 pub fn conclusion(report: &Report) -> String {
     match &report.counterexample {
         Some(example) => format!("{COUNTEREXAMPLE}{}", example.description),
-        None => format!(
-            "No counterexample: no schedule within the budget ({}) breaks an invariant.",
-            budget(report.faults_max, report.preemptions_max)
-        ),
+        None => none_within(report.faults_max, report.preemptions_max),
     }
+}
+
+/// The conclusion when nothing broke.
+pub fn none_within(faults_max: u32, preemptions_max: u32) -> String {
+    format!(
+        "No counterexample: no schedule within the budget ({}) breaks an invariant.",
+        budget(faults_max, preemptions_max)
+    )
 }
 
 /// What the shortest counterexample's description follows in [`conclusion`].

@@ -6,14 +6,17 @@
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
-use lab_engine::{BatchSpec, Budget, Engine, Explorer, Scenario};
+use lab_course::share::WholeScenario;
+use lab_engine::{BatchSpec, Budget, Engine, Scenario};
+use lab_worker::{Reply, Request};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::clock::now_milliseconds;
 use crate::format::thousands;
-use crate::player::explore::explore_slice;
+use crate::player::explore::module_for;
 use crate::route::Route;
+use crate::worker_module::{Heard, Module, Readiness};
 
 /// The batch sizes measured, in order.
 const SIZES: [u32; 3] = [100, 1_000, 10_000];
@@ -23,9 +26,6 @@ const FAULT_BUDGETS: [u32; 2] = [1, 2];
 const EXPLORED: (&str, &str) = ("review", "safe");
 /// A size is run until this much time has passed (at least once), and the best run counts.
 const MEASURE_MILLISECONDS: f64 = 150.0;
-/// The explorer runs this long at most before the page takes a turn (its Cancel button, a
-/// repaint): the course's largest search takes a fifth of it on a laptop.
-const EXPLORE_PIECE_MILLISECONDS: f64 = 1_000.0;
 
 /// One measured batch.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,49 +48,86 @@ struct Explored {
 }
 
 /// Where the measurement is.
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 enum Status {
     Idle,
     Batches,
+    /// The explorer runs in the second module (a Web Worker) at the next budget; states so far.
     Exploring {
-        explorer: Rc<std::cell::RefCell<Explorer>>,
-        /// Milliseconds spent in the explorer, and slices taken (so each slice is a new state).
-        spent: f64,
-        slices: u32,
+        states: u64,
     },
     Finished,
     Failed(String),
 }
 
-impl PartialEq for Status {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (
-                Status::Exploring {
-                    explorer: a,
-                    slices: x,
-                    ..
-                },
-                Status::Exploring {
-                    explorer: b,
-                    slices: y,
-                    ..
-                },
-            ) => Rc::ptr_eq(a, b) && x == y,
-            (Status::Idle, Status::Idle)
-            | (Status::Batches, Status::Batches)
-            | (Status::Finished, Status::Finished) => true,
-            (Status::Failed(a), Status::Failed(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Run {
     status: Status,
     batches: Vec<Batch>,
     explored: Vec<Explored>,
+}
+
+enum RunAction {
+    Start,
+    /// The next batch size.
+    Measure,
+    Heard(Heard),
+    Cancel,
+}
+
+impl Reducible for Run {
+    type Action = RunAction;
+
+    fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
+        let mut run = (*self).clone();
+        match (action, &run.status) {
+            (RunAction::Start, _) => {
+                run = Run {
+                    status: Status::Batches,
+                    batches: Vec::new(),
+                    explored: Vec::new(),
+                }
+            }
+            (RunAction::Cancel, Status::Batches | Status::Exploring { .. }) => {
+                run.status = Status::Failed("Cancelled.".into())
+            }
+            (RunAction::Measure, Status::Batches) => {
+                match measure_batch(SIZES[run.batches.len()]) {
+                    Ok(batch) => {
+                        run.batches.push(batch);
+                        if run.batches.len() == SIZES.len() {
+                            run.status = Status::Exploring { states: 0 };
+                        }
+                    }
+                    Err(message) => run.status = Status::Failed(message),
+                }
+            }
+            (RunAction::Heard(Heard::Reply(reply)), Status::Exploring { .. }) => match reply {
+                Reply::Progress { states, .. } => run.status = Status::Exploring { states },
+                Reply::Explored(findings) => {
+                    run.explored.push(Explored {
+                        faults_max: findings.faults_max,
+                        schedules: findings.schedules,
+                        states: findings.states,
+                        transitions: findings.transitions,
+                        milliseconds: findings.milliseconds,
+                        complete: findings.complete,
+                    });
+                    run.status = match run.explored.len() == FAULT_BUDGETS.len() {
+                        true => Status::Finished,
+                        false => Status::Exploring { states: 0 },
+                    };
+                }
+                Reply::Refused(words) => run.status = Status::Failed(words),
+                Reply::Ready | Reply::Contended { .. } => return self,
+            },
+            (RunAction::Heard(Heard::Failed(words)), Status::Exploring { .. }) => {
+                run.status = Status::Failed(format!("The explorer could not run: {words}."))
+            }
+            _ => return self,
+        }
+        Rc::new(run)
+    }
 }
 
 /// Builds the whole trace of the reference batch at `records`, as the lesson player would,
@@ -124,136 +161,66 @@ fn explored_scenario() -> Option<Scenario> {
     Some(variant.scenario.clone())
 }
 
-fn explorer_for(faults_max: u32) -> Result<Explorer, String> {
-    let scenario = explored_scenario().ok_or("the course has no lesson review / safe")?;
-    let budget = Budget {
-        faults_max,
-        preemptions_max: 2,
-        ..Budget::default()
-    };
-    Explorer::new(scenario, budget).map_err(|error| error.to_string())
-}
-
-/// Takes the next piece of work and returns the run after it.
-fn advance(run: Run) -> Run {
-    match run.status.clone() {
-        Status::Batches => match measure_batch(SIZES[run.batches.len()]) {
-            Ok(batch) => {
-                let mut batches = run.batches;
-                batches.push(batch);
-                if batches.len() < SIZES.len() {
-                    return Run { batches, ..run };
-                }
-                match explorer_for(FAULT_BUDGETS[0]) {
-                    Ok(explorer) => Run {
-                        status: Status::Exploring {
-                            explorer: Rc::new(std::cell::RefCell::new(explorer)),
-                            spent: 0.0,
-                            slices: 0,
-                        },
-                        batches,
-                        ..run
-                    },
-                    Err(message) => Run {
-                        status: Status::Failed(message),
-                        batches,
-                        ..run
-                    },
-                }
-            }
-            Err(message) => Run {
-                status: Status::Failed(message),
-                ..run
-            },
-        },
-        Status::Exploring {
-            explorer,
-            spent,
-            slices,
-        } => {
-            // In long pieces, not in the explorer panel's 40 ms slices: every pause costs the
-            // search its warm caches (on a shared machine, 20-40% more time in 12 ms slices), and
-            // this page measures the engine, as `make bench` does natively, not the pauses.
-            let (finished, slice) =
-                explore_slice(&mut explorer.borrow_mut(), EXPLORE_PIECE_MILLISECONDS);
-            let spent = spent + slice;
-            if !finished {
-                return Run {
-                    status: Status::Exploring {
-                        explorer,
-                        spent,
-                        slices: slices + 1,
-                    },
-                    ..run
-                };
-            }
-            let report = explorer.borrow().report();
-            let mut explored = run.explored;
-            explored.push(Explored {
-                faults_max: report.faults_max,
-                schedules: report.schedules,
-                states: report.states,
-                transitions: report.transitions,
-                milliseconds: spent,
-                complete: report.complete,
-            });
-            let status = match FAULT_BUDGETS.get(explored.len()) {
-                None => Status::Finished,
-                Some(&faults_max) => match explorer_for(faults_max) {
-                    Ok(explorer) => Status::Exploring {
-                        explorer: Rc::new(std::cell::RefCell::new(explorer)),
-                        spent: 0.0,
-                        slices: 0,
-                    },
-                    Err(message) => Status::Failed(message),
-                },
-            };
-            Run {
-                status,
-                explored,
-                ..run
-            }
-        }
-        Status::Idle | Status::Finished | Status::Failed(_) => run,
-    }
-}
-
 #[component]
 pub fn EnginePage() -> Html {
-    let run = use_state(|| Run {
+    let run = use_reducer(|| Run {
         status: Status::Idle,
         batches: Vec::new(),
         explored: Vec::new(),
     });
-    // One piece of work per timeout, so the page repaints and stays responsive between them.
+    let module = use_mut_ref(|| None::<Module>);
+    // One batch size per timeout, so the page repaints and stays responsive between them.
     {
-        let setter = run.clone();
-        use_effect_with((*run).clone(), move |current| {
-            let busy = matches!(current.status, Status::Batches | Status::Exploring { .. });
-            let pending = busy.then(|| {
-                let current = current.clone();
-                Timeout::new(10, move || setter.set(advance(current)))
-            });
+        let dispatcher = run.dispatcher();
+        let batches = (run.status == Status::Batches).then_some(run.batches.len());
+        use_effect_with(batches, move |batches| {
+            let pending =
+                batches.map(|_| Timeout::new(10, move || dispatcher.dispatch(RunAction::Measure)));
             move || drop(pending)
+        });
+    }
+    // Each budget's search, in the second module, as the explorer panel runs it.
+    {
+        let dispatcher = run.dispatcher();
+        let module = module.clone();
+        let exploring =
+            matches!(run.status, Status::Exploring { .. }).then_some(run.explored.len());
+        use_effect_with(exploring, move |exploring| {
+            let Some(index) = *exploring else { return };
+            let Some(scenario) = explored_scenario() else {
+                let words = "the course has no lesson review / safe".to_string();
+                return dispatcher.dispatch(RunAction::Heard(Heard::Failed(words)));
+            };
+            let budget = Budget {
+                faults_max: FAULT_BUDGETS[index],
+                preemptions_max: 2,
+                ..Budget::default()
+            };
+            let onheard = {
+                let dispatcher = dispatcher.clone();
+                Callback::from(move |heard| dispatcher.dispatch(RunAction::Heard(heard)))
+            };
+            let mut slot = module.borrow_mut();
+            let (module, readiness) = module_for(&mut slot, onheard);
+            module.send(&Request::Explore {
+                scenario: WholeScenario::of(&scenario),
+                budget: (&budget).into(),
+            });
+            if let Readiness::Failed(words) = readiness {
+                dispatcher.dispatch(RunAction::Heard(Heard::Failed(words)));
+            }
         });
     }
     let onrun = {
         let run = run.clone();
-        Callback::from(move |_| {
-            run.set(Run {
-                status: Status::Batches,
-                batches: Vec::new(),
-                explored: Vec::new(),
-            })
-        })
+        Callback::from(move |_| run.dispatch(RunAction::Start))
     };
     let oncancel = {
         let run = run.clone();
         Callback::from(move |_| {
-            run.set(Run {
-                status: Status::Failed("Cancelled.".into()),
-                ..(*run).clone()
-            })
+            // Ends a search mid-way.
+            module.borrow_mut().take();
+            run.dispatch(RunAction::Cancel)
         })
     };
     let busy = matches!(run.status, Status::Batches | Status::Exploring { .. });
@@ -263,14 +230,11 @@ pub fn EnginePage() -> Html {
             "Running {} records…",
             thousands(u64::from(SIZES[run.batches.len().min(SIZES.len() - 1)]))
         ),
-        Status::Exploring { explorer, .. } => {
-            let progress = explorer.borrow().progress();
-            format!(
-                "Exploring with up to {} faults: {} states so far…",
-                FAULT_BUDGETS[run.explored.len().min(FAULT_BUDGETS.len() - 1)],
-                thousands(progress.states)
-            )
-        }
+        Status::Exploring { states } => format!(
+            "Exploring with up to {} faults: {} states so far…",
+            FAULT_BUDGETS[run.explored.len().min(FAULT_BUDGETS.len() - 1)],
+            thousands(*states)
+        ),
         Status::Finished => growth(&run.batches),
         Status::Failed(message) => message.clone(),
     };
@@ -349,7 +313,7 @@ pub fn EnginePage() -> Html {
                     <tbody>{ for explored_rows }</tbody>
                 </table>
                 <p>
-                    { "The time counts only the exploring, in pieces of up to a second (the page may pause that long). A lesson's \"What could go wrong?\" panel explores in 40 ms pieces so the page keeps answering, so the same search takes a little longer there." }
+                    { "The explorer runs in the lab's second module, a Web Worker, as a lesson's \"What could go wrong?\" panel runs it, so the page keeps answering; the time counts only the exploring." }
                 </p>
             }
             <p><Link<Route> to={Route::Home}>{ "Back to the course map" }</Link<Route>></p>

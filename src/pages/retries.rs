@@ -1,16 +1,17 @@
 //! "Retry policies": the engine's contention model (N clients, C calls a tick, six policies) and
 //! its stacked retry layers, with sliders. Every plot is an SVG the app draws, beside a table
 //! that says the same in text. Moving a slider waits for a pause in the input, then runs the
-//! engine in timer slices of a bounded amount of work, so the page answers keys and the pointer
-//! while it recomputes.
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! contention model in the lab's second module (a Web Worker), so the page answers keys and the
+//! pointer while it recomputes.
 
 use gloo::timers::callback::Timeout;
 use lab_engine::{Contention, Policy, PolicyRun, Stack, StackRun};
+use lab_worker::{Reply, Request};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+use crate::player::explore::module_for;
+use crate::worker_module::{Heard, Module};
 
 /// A recompute starts this long after the last slider move.
 const DEBOUNCE_MILLISECONDS: u32 = 120;
@@ -77,50 +78,8 @@ struct Computed {
     runs: Vec<PolicyRun>,
     /// Time spent in the engine for all six policies, in milliseconds.
     milliseconds: f64,
-}
-
-fn now() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or(0.0, |performance| performance.now())
-}
-
-/// Work (ticks plus calls) the engine does in one timer slice: a few milliseconds in wasm.
-const SLICE_WORK: u64 = 40_000;
-
-/// Advances the run of the policy at `index` by one slice, then schedules the next slice; the
-/// last policy's last slice publishes the results.
-fn run_slice(
-    spec: Contention,
-    index: usize,
-    mut running: lab_engine::Running,
-    mut runs: Vec<PolicyRun>,
-    spent: f64,
-    pending: Rc<RefCell<Option<Timeout>>>,
-    publish: UseStateSetter<Computed>,
-) {
-    let started = now();
-    let (next_index, next) = if running.advance(SLICE_WORK) {
-        runs.push(running.finish());
-        let next = Policy::ALL.get(index + 1).map(|&policy| spec.start(policy));
-        (index + 1, next)
-    } else {
-        (index, Some(running))
-    };
-    let spent = spent + (now() - started);
-    let Some(running) = next else {
-        publish.set(Computed {
-            knobs: Some(spec),
-            runs,
-            milliseconds: spent,
-        });
-        return;
-    };
-    let next = pending.clone();
-    let timeout = Timeout::new(0, move || {
-        run_slice(spec, next_index, running, runs, spent, next, publish)
-    });
-    *pending.borrow_mut() = Some(timeout);
+    /// Why the experiment could not run (the second module could not be loaded).
+    failure: Option<String>,
 }
 
 /// One labelled slider with its value beside it.
@@ -433,18 +392,55 @@ pub fn RetriesPage() -> Html {
     let knobs = use_state(Knobs::default);
     let computed = use_state(Computed::default);
     let pending = use_mut_ref(|| None::<Timeout>);
+    // The experiment runs in the second module (a Web Worker), so a slider never waits on it.
+    let module = use_mut_ref(|| None::<Module>);
+    let asked = use_mut_ref(|| None::<Contention>);
     {
         let publish = computed.setter();
         let pending = pending.clone();
         use_effect_with(knobs.contention(), move |spec| {
             let spec = spec.clone();
-            let next = pending.clone();
             let timeout = Timeout::new(DEBOUNCE_MILLISECONDS, move || {
-                let running = spec.start(Policy::ALL[0]);
-                run_slice(spec, 0, running, Vec::with_capacity(6), 0.0, next, publish)
+                let mut slot = module.borrow_mut();
+                // An experiment for older settings still running: ended, this one replaces it.
+                if asked.borrow_mut().take().is_some() {
+                    slot.take();
+                }
+                let onheard = {
+                    let asked = asked.clone();
+                    Callback::from(move |heard| match heard {
+                        Heard::Reply(Reply::Contended {
+                            spec,
+                            runs,
+                            milliseconds,
+                        }) => {
+                            asked.borrow_mut().take();
+                            publish.set(Computed {
+                                knobs: Some(spec),
+                                runs,
+                                milliseconds,
+                                failure: None,
+                            });
+                        }
+                        Heard::Failed(words) | Heard::Reply(Reply::Refused(words)) => {
+                            asked.borrow_mut().take();
+                            publish.set(Computed {
+                                failure: Some(words),
+                                ..Computed::default()
+                            });
+                        }
+                        _ => {}
+                    })
+                };
+                let (module, _) = module_for(&mut slot, onheard.clone());
+                module.send(&Request::Contend(spec.clone()));
+                *asked.borrow_mut() = Some(spec);
+                if let crate::worker_module::Readiness::Failed(words) = module.readiness() {
+                    onheard.emit(Heard::Failed(words));
+                }
             });
             *pending.borrow_mut() = Some(timeout);
-            // A newer setting cancels whatever of this one is still to run.
+            // A newer setting cancels whatever of this one is still to wait.
             move || drop(pending.borrow_mut().take())
         });
     }
@@ -460,6 +456,10 @@ pub fn RetriesPage() -> Html {
     let current = knobs.contention();
     let busy = computed.knobs.as_ref() != Some(&current);
     let status = match (&computed.knobs, busy) {
+        _ if computed.failure.is_some() => format!(
+            "The experiment could not run: {}. Reload the page to try again.",
+            computed.failure.as_deref().unwrap_or_default()
+        ),
         (None, _) => "Computing…".to_string(),
         (Some(_), true) => "Recomputing for the new settings…".to_string(),
         (Some(spec), false) => format!(

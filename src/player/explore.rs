@@ -1,38 +1,19 @@
 //! "What could go wrong?": the exhaustive explorer on the scenario the lab shows, switches and
-//! faults included, run in slices between frames so the page stays responsive. Its findings are
-//! the engine's report, worded by `lab_course::wording` as `lab explore` and the checker word it;
-//! the shortest counterexample opens in the player.
+//! faults included. It runs in the lab's second module, a Web Worker (`crate::worker_module`), so
+//! the page never waits on a search: progress shows as the worker posts it, and Cancel ends the
+//! worker at once. Its findings are the engine's report, worded by `lab_course::wording` as `lab
+//! explore` and the checker word it; the shortest counterexample opens in the player.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::timers::callback::Timeout;
+use lab_course::share::WholeScenario;
 use lab_course::wording;
-use lab_engine::{Budget, Explorer, Report, Scenario};
+use lab_engine::{Budget, Scenario};
+use lab_worker::{Findings, Reply, Request};
 use yew::prelude::*;
 
-use crate::clock::now_milliseconds;
 use crate::format::{count, thousands};
-
-/// Milliseconds of exploring per slice: under the 50 ms a task can take before a key press or a
-/// click waits noticeably, so the page answers between slices. Longer slices finish sooner:
-/// each pause costs a wait for the next frame and the search's warm caches. Lesson 17's K=2
-/// search in Chromium, five runs each, median from click to report: 469 ms in 12 ms slices,
-/// 431 ms in 32 ms slices, 345 ms in 48 ms slices (December 2026).
-const SLICE_MILLISECONDS: f64 = 40.0;
-/// Transitions between two looks at the clock.
-const TRANSITIONS_PER_CHECK: u32 = 500;
-
-/// Explores for one slice (about `milliseconds`, or less when the search ends): whether the
-/// search is over, and the milliseconds spent.
-pub(crate) fn explore_slice(explorer: &mut Explorer, milliseconds: f64) -> (bool, f64) {
-    let start = now_milliseconds();
-    let mut finished = false;
-    while !finished && now_milliseconds() - start < milliseconds {
-        finished = explorer.advance(TRANSITIONS_PER_CHECK);
-    }
-    (finished, now_milliseconds() - start)
-}
+use crate::worker_module::{self, Heard, Module, Readiness};
 
 #[derive(Properties, PartialEq)]
 pub struct ExploreProps {
@@ -44,171 +25,206 @@ pub struct ExploreProps {
     pub onopen: Callback<(Scenario, u32)>,
 }
 
-#[derive(Clone)]
+/// How far a search has got: distinct states, engine steps, milliseconds.
+type Progress = Option<(u64, u64, f64)>;
+
+#[derive(Clone, Debug, PartialEq)]
 enum Status {
     Idle,
-    Running {
-        explorer: Rc<RefCell<Explorer>>,
+    /// The second module is still loading; the search starts as soon as it is ready.
+    Loading {
         scenario: Rc<Scenario>,
-        /// Milliseconds spent exploring, and slices taken (so each slice is a new state).
-        spent: f64,
-        slices: u32,
+    },
+    Running {
+        scenario: Rc<Scenario>,
+        progress: Progress,
     },
     Done {
-        report: Rc<Report>,
+        findings: Rc<Findings>,
         scenario: Rc<Scenario>,
-        spent: f64,
-        cancelled: bool,
+    },
+    Cancelled {
+        progress: Progress,
     },
     Failed(String),
 }
 
-impl PartialEq for Status {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Status::Idle, Status::Idle) => true,
-            (
-                Status::Running {
-                    explorer: a,
-                    slices: x,
-                    ..
-                },
-                Status::Running {
-                    explorer: b,
-                    slices: y,
-                    ..
-                },
-            ) => Rc::ptr_eq(a, b) && x == y,
-            (Status::Done { report: a, .. }, Status::Done { report: b, .. }) => Rc::ptr_eq(a, b),
-            (Status::Failed(a), Status::Failed(b)) => a == b,
-            _ => false,
-        }
+enum ExploreAction {
+    /// A search was asked for; whether the module was ready for it.
+    Start {
+        scenario: Scenario,
+        ready: bool,
+    },
+    Heard(Heard),
+    Cancel,
+}
+
+impl Reducible for Status {
+    type Action = ExploreAction;
+
+    fn reduce(self: Rc<Self>, action: ExploreAction) -> Rc<Self> {
+        let scenario = match &*self {
+            Status::Loading { scenario } | Status::Running { scenario, .. } => Rc::clone(scenario),
+            // What a module says after its search was cancelled or replaced is not news.
+            _ => {
+                return match action {
+                    ExploreAction::Start { scenario, ready } => Rc::new(started(scenario, ready)),
+                    _ => self,
+                }
+            }
+        };
+        let progress = match &*self {
+            Status::Running { progress, .. } => *progress,
+            _ => None,
+        };
+        Rc::new(match action {
+            ExploreAction::Start { scenario, ready } => started(scenario, ready),
+            ExploreAction::Cancel => Status::Cancelled { progress },
+            ExploreAction::Heard(Heard::Ready) => Status::Running {
+                scenario,
+                progress: None,
+            },
+            ExploreAction::Heard(Heard::Reply(Reply::Progress {
+                states,
+                transitions,
+                milliseconds,
+            })) => Status::Running {
+                scenario,
+                progress: Some((states, transitions, milliseconds)),
+            },
+            ExploreAction::Heard(Heard::Reply(Reply::Explored(findings))) => Status::Done {
+                findings: Rc::from(findings),
+                scenario,
+            },
+            ExploreAction::Heard(Heard::Reply(Reply::Refused(words))) => Status::Failed(words),
+            ExploreAction::Heard(Heard::Reply(Reply::Ready | Reply::Contended { .. })) => {
+                return self
+            }
+            ExploreAction::Heard(Heard::Failed(words)) => Status::Failed(match &*self {
+                Status::Loading { .. } => format!(
+                    "The explorer could not be loaded: {words}. The lesson works without it; reload the page to try again."
+                ),
+                _ => format!("The explorer stopped: {words}. Ask again to start it anew."),
+            }),
+        })
     }
 }
 
-/// One slice of exploring: the status after it.
-fn advance(status: Status) -> Status {
-    let Status::Running {
-        explorer,
-        scenario,
-        spent,
-        slices,
-    } = status
-    else {
-        return status;
-    };
-    // Cancel stops the explorer and shows its report at once, but a slice planned before the
-    // click may still run after it: it finds the explorer stopped, and leaves it cancelled (its
-    // report would otherwise overwrite Cancel's as a search cut short by its limit).
-    if explorer.borrow().progress().finished {
-        return Status::Done {
-            report: Rc::new(explorer.borrow().report()),
+fn started(scenario: Scenario, ready: bool) -> Status {
+    let scenario = Rc::new(scenario);
+    match ready {
+        true => Status::Running {
             scenario,
-            spent,
-            cancelled: true,
-        };
-    }
-    let (finished, slice) = explore_slice(&mut explorer.borrow_mut(), SLICE_MILLISECONDS);
-    let spent = spent + slice;
-    match finished {
-        false => Status::Running {
-            explorer,
-            scenario,
-            spent,
-            slices: slices + 1,
+            progress: None,
         },
-        true => Status::Done {
-            report: Rc::new(explorer.borrow().report()),
-            scenario,
-            spent,
-            cancelled: false,
-        },
+        false => Status::Loading { scenario },
     }
+}
+
+/// The module a component talks to: the one it has, unless that one failed, else a new one (the
+/// spare when there is one). What it says goes to `onheard`.
+pub(crate) fn module_for(
+    slot: &mut Option<Module>,
+    onheard: Callback<Heard>,
+) -> (&Module, Readiness) {
+    if slot
+        .as_ref()
+        .is_none_or(|module| matches!(module.readiness(), Readiness::Failed(_)))
+    {
+        *slot = Some(worker_module::take());
+    }
+    let module = slot.as_ref().expect("a module was just put there");
+    module.listen(onheard);
+    let readiness = module.readiness();
+    (module, readiness)
 }
 
 #[component]
 pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
-    let status = use_state(|| Status::Idle);
-    {
-        // One slice per timeout, so the page repaints and stays responsive between them.
-        let setter = status.clone();
-        use_effect_with((*status).clone(), move |current| {
-            let pending = matches!(current, Status::Running { .. }).then(|| {
-                let current = current.clone();
-                Timeout::new(0, move || setter.set(advance(current)))
-            });
-            move || drop(pending)
-        });
-    }
+    let status = use_reducer(|| Status::Idle);
+    let module = use_mut_ref(|| None::<Module>);
+    // The second module, loaded once the lesson has shown and the page has settled, so the
+    // first search does not wait for it.
+    use_effect_with((), |_| worker_module::when_settled(worker_module::prefetch));
     let onexplore = {
         let status = status.clone();
+        let module = module.clone();
         let scenario = props.scenario.clone();
         let budget = props.budget.clone();
         Callback::from(move |_: MouseEvent| {
-            status.set(match Explorer::new(scenario.clone(), budget.clone()) {
-                Ok(explorer) => Status::Running {
-                    explorer: Rc::new(RefCell::new(explorer)),
-                    scenario: Rc::new(scenario.clone()),
-                    spent: 0.0,
-                    slices: 0,
-                },
-                Err(error) => {
-                    Status::Failed(format!("The explorer cannot run this scenario: {error}"))
-                }
-            })
+            let dispatcher = status.dispatcher();
+            let onheard =
+                Callback::from(move |heard| dispatcher.dispatch(ExploreAction::Heard(heard)));
+            let mut slot = module.borrow_mut();
+            let (module, readiness) = module_for(&mut slot, onheard);
+            module.send(&Request::Explore {
+                scenario: WholeScenario::of(&scenario),
+                budget: (&budget).into(),
+            });
+            status.dispatch(ExploreAction::Start {
+                scenario: scenario.clone(),
+                ready: readiness == Readiness::Ready,
+            });
+            if let Readiness::Failed(words) = readiness {
+                status.dispatch(ExploreAction::Heard(Heard::Failed(words)));
+            }
         })
     };
     let oncancel = {
         let status = status.clone();
+        let module = module.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Status::Running {
-                explorer,
-                scenario,
-                spent,
-                ..
-            } = &*status
-            {
-                explorer.borrow_mut().stop();
-                status.set(Status::Done {
-                    report: Rc::new(explorer.borrow().report()),
-                    scenario: Rc::clone(scenario),
-                    spent: *spent,
-                    cancelled: true,
-                });
-            }
+            // Ends the worker mid-search; the next search starts another.
+            module.borrow_mut().take();
+            status.dispatch(ExploreAction::Cancel);
+            worker_module::when_idle(worker_module::prefetch);
         })
     };
-    let running = matches!(&*status, Status::Running { .. });
+    let running = matches!(&*status, Status::Running { .. } | Status::Loading { .. });
+    let cancel = html! { <button type="button" onclick={oncancel}>{ "Cancel" }</button> };
     let body = match &*status {
         Status::Idle => Html::default(),
-        // Progress only once the search takes longer than a slice (a frame).
-        Status::Running { slices: 0, .. } => Html::default(),
+        Status::Loading { .. } => html! {
+            <p class="explore-progress">
+                <span role="status">{ "Loading the explorer…" }</span>
+                { " " }
+                { cancel }
+            </p>
+        },
+        // Progress only once the search takes longer than the worker's first report.
+        Status::Running { progress: None, .. } => Html::default(),
         Status::Running {
-            explorer, spent, ..
-        } => {
-            let progress = explorer.borrow().progress();
+            progress: Some((states, transitions, milliseconds)),
+            ..
+        } => html! {
+            <p class="explore-progress">
+                <span role="status">{ format!(
+                    "Exploring: {} distinct states, {} engine steps so far ({:.0} ms)…",
+                    thousands(*states), thousands(*transitions), milliseconds
+                ) }</span>
+                { " " }
+                { cancel }
+            </p>
+        },
+        Status::Cancelled { progress } => {
+            let (states, transitions, milliseconds) = progress.unwrap_or_default();
             html! {
-                <p class="explore-progress">
-                    <span role="status">{ format!(
-                        "Exploring: {} distinct states, {} engine steps so far ({:.0} ms)…",
-                        thousands(progress.states), thousands(progress.transitions), spent
-                    ) }</span>
-                    { " " }
-                    <button type="button" onclick={oncancel}>{ "Cancel" }</button>
-                </p>
+                <div class="explore-report" role="region" aria-label="What the explorer found">
+                    <p>{ format!(
+                        "{}, {} engine steps, {:.0} ms. {}.",
+                        count(states, "distinct state", "distinct states"), thousands(transitions), milliseconds,
+                        wording::covered(false, true)
+                    ) }</p>
+                    <p class="hint">{ "No verdict: ask again to explore every schedule." }</p>
+                </div>
             }
         }
         Status::Failed(message) => {
             html! { <p class="notice" role="status">{ message.clone() }</p> }
         }
-        Status::Done {
-            report,
-            scenario,
-            spent,
-            cancelled,
-        } => {
+        Status::Done { findings, scenario } => {
             let stale = **scenario != props.scenario;
-            findings(report, *spent, *cancelled, stale, &props.onopen)
+            report(findings, stale, &props.onopen)
         }
     };
     html! {
@@ -228,40 +244,43 @@ pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
 }
 
 /// The report: how much was explored, every property's verdict, the shortest counterexample.
-fn findings(
-    report: &Report,
-    spent: f64,
-    cancelled: bool,
-    stale: bool,
-    onopen: &Callback<(Scenario, u32)>,
-) -> Html {
+fn report(findings: &Findings, stale: bool, onopen: &Callback<(Scenario, u32)>) -> Html {
     let summary = format!(
-        "{}, {spent:.0} ms. {}.",
-        wording::figures(report),
-        wording::extent(report, cancelled)
+        "{}, {:.0} ms. {}.",
+        wording::explored(findings.schedules, findings.states),
+        findings.milliseconds,
+        wording::covered(findings.complete, false)
     );
-    let verdicts = report.properties.iter().map(|verdict| {
+    let verdicts = findings.verdicts.iter().map(|verdict| {
         let icon = if verdict.holds { "✓ " } else { "✗ " };
         html! {
             <li class={classes!(if verdict.holds { "holds" } else { "broken" })}>
                 <span aria-hidden="true">{ icon }</span>
-                { wording::verdict(verdict) }
+                { wording::stated(&verdict.statement, verdict.holds) }
             </li>
         }
     });
-    let counterexample = match &report.counterexample {
-        None => html! { <p class="explore-none">{ wording::conclusion(report) }</p> },
+    let counterexample = match &findings.counterexample {
+        None => html! {
+            <p class="explore-none">{ wording::none_within(findings.faults_max, findings.preemptions_max) }</p>
+        },
         Some(counterexample) => {
-            let onclick = {
-                let onopen = onopen.clone();
-                let scenario = counterexample.scenario.clone();
-                let event = counterexample.events;
-                Callback::from(move |_: MouseEvent| onopen.emit((scenario.clone(), event)))
+            let open = match counterexample.scenario() {
+                Ok(scenario) => {
+                    let onopen = onopen.clone();
+                    let event = counterexample.events;
+                    let onclick =
+                        Callback::from(move |_: MouseEvent| onopen.emit((scenario.clone(), event)));
+                    html! { <button type="button" class="primary" {onclick}>{ "Open it in the player" }</button> }
+                }
+                Err(error) => html! {
+                    <p class="notice">{ format!("It cannot be opened in the player: {error}.") }</p>
+                },
             };
             html! {
                 <div class="explore-counterexample">
                     <p><strong>{ wording::COUNTEREXAMPLE }</strong>{ counterexample.description.clone() }</p>
-                    <button type="button" class="primary" {onclick}>{ "Open it in the player" }</button>
+                    { open }
                 </div>
             }
         }

@@ -1,15 +1,23 @@
 // `make bench`, the site: one table of the gzip and brotli size of every file of dist/ and of
-// the minimal Yew app (tests/minimal-app/dist, built in the same run with the same profile), the
-// first paint of the course map and of a lesson beside the minimal app (median of 7 cold loads,
-// served compressed by scripts/serve-dist.mjs), and Lighthouse's scores when it can run.
-// Prints figures; asserts nothing.
+// the minimal Yew app (tests/minimal-app/dist, built in the same run with the same profile); the
+// first module and the second (the Web Worker) apart, and what each part of each weighs; the
+// first paint of the course map and of a lesson beside the minimal app, and the bytes asked for
+// before each works (median of 7 cold loads, served compressed by scripts/serve-dist.mjs);
+// Lighthouse's scores when it can run; lesson 17's K=2 P=2 search from click to report, with the
+// page's long tasks meanwhile; and an edit of the sandbox at 10,000 records. Prints figures
+// against the issue's targets; asserts nothing. BENCH_DIST and BENCH_TARGET measure another
+// build (its dist/ and its cargo target directory) the same way.
 
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { compressed, siteFiles } from '../../scripts/postbuild.mjs';
 import { createServer } from '../../scripts/serve-dist.mjs';
-import { DIST, ROOT, launchBrowser, stopServer } from './support.js';
+import { wasmParts } from '../../scripts/wasm-parts.mjs';
+import { DIST as BUILT, ROOT, launchBrowser, stopServer } from './support.js';
+
+const DIST = path.resolve(process.env.BENCH_DIST ?? BUILT);
+const TARGET = path.resolve(process.env.BENCH_TARGET ?? path.join(ROOT, 'target'));
 
 const MINIMAL = path.join(ROOT, 'tests', 'minimal-app', 'dist');
 // The floor: Yew, every lesson, the engine's run and explorer and the trace's JSON, with no UI.
@@ -40,6 +48,116 @@ function printSizes(title, { rows, total }) {
   }
 }
 
+/** The gzip bytes of the files of DIST at these paths (`/` is index.html). */
+function beforeGzip(files) {
+  return [...new Set(files)].reduce((sum, file) => {
+    const name = path.join(DIST, file === '/' ? 'index.html' : file);
+    return fs.existsSync(name) && fs.statSync(name).isFile() ? sum + compressed(fs.readFileSync(name)).gzip.length : sum;
+  }, 0);
+}
+
+/** The first module (Trunk's main wasm and its JS) and the second (the worker's), from the site's rows. */
+function printModules({ rows, total }) {
+  const sum = (list) => list.reduce((all, row) => ({ raw: all.raw + row.raw, gzip: all.gzip + row.gzip, brotli: all.brotli + row.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+  const first = sum(rows.filter((row) => /^idempotency-lab-[0-9a-f]+(_bg\.wasm|\.js)$/.test(row.file)));
+  const second = sum(rows.filter((row) => /^(worker\.js|lab-worker(_bg\.wasm|\.js))$/.test(row.file)));
+  console.log(`\nThe two modules\n| module | raw KiB | gzip KiB | brotli KiB |\n|---|---:|---:|---:|`);
+  console.log(`| first (the page: wasm and its JS) | ${kb(first.raw)} | ${kb(first.gzip)} | ${kb(first.brotli)} |`);
+  console.log(`| second (the Web Worker: wasm, its JS, its start script) | ${kb(second.raw)} | ${kb(second.gzip)} | ${kb(second.brotli)} |`);
+  console.log(`| whole site | ${kb(total.raw)} | ${kb(total.gzip)} | ${kb(total.brotli)} |`);
+  for (const [name, file] of [['first', 'idempotency-lab.wasm'], ['second', 'lab-worker.wasm']]) {
+    const wasm = path.join(TARGET, 'wasm32-unknown-unknown', 'release', file);
+    if (!fs.existsSync(wasm)) {
+      console.log(`(${wasm} is missing: no breakdown of the ${name} module)`);
+      continue;
+    }
+    const { total: all, data, parts } = wasmParts(fs.readFileSync(wasm));
+    console.log(`\nWhat the ${name} module's parts weigh: functions by crate, before wasm-bindgen and wasm-opt (${kb(all)} KiB raw in all; gzip of each part alone)\n| part | raw KiB | gzip KiB |\n|---|---:|---:|`);
+    for (const part of parts) console.log(`| ${part.part} | ${kb(part.raw)} | ${kb(part.gzip)} |`);
+    console.log(`| data (strings, the embedded lessons) | ${kb(data)} | |`);
+  }
+}
+
+/**
+ * Lesson 17's K=2 P=2 search ("What could go wrong?" on its second design) from click to report,
+ * median of 5 in one page, and the main-thread tasks over 50 ms while they ran.
+ */
+async function searchFigures(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`${site.origin}/#/lesson/review/1`);
+    await page.locator('main.lesson .stepper button.primary:not([disabled])').waitFor({ timeout: 60_000 });
+    await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByRole('button').nth(1).click();
+    const button = page.getByRole('button', { name: 'What could go wrong?', exact: true });
+    const report = page.getByRole('region', { name: 'What the explorer found' });
+    const walls = [];
+    let tasks = [];
+    for (let run = 0; run < 5; run += 1) {
+      await page.waitForTimeout(300);
+      const from = await page.evaluate(() => performance.now());
+      await button.click();
+      if (run > 0) await report.waitFor({ state: 'hidden', timeout: 120_000 });
+      await report.waitFor({ timeout: 120_000 });
+      await page.waitForFunction(() => !document.querySelector('.explore button[disabled]'));
+      const to = await page.evaluate(() => performance.now());
+      walls.push(to - from);
+      tasks = tasks.concat(await page.evaluate(([a, b]) => window.longTasks.filter((task) => task.start >= a && task.start <= b), [from, to]));
+    }
+    const longest = tasks.reduce((most, task) => Math.max(most, task.duration), 0);
+    console.log(`\nLesson 17 (review), design 2, K=2 P=2 "What could go wrong?", click to report: median ${median(walls).toFixed(0)} ms of 5 (${walls.map((ms) => ms.toFixed(0)).join(', ')})`);
+    console.log(`main-thread tasks over 50 ms during those searches: ${tasks.length}${tasks.length ? `, longest ${longest.toFixed(0)} ms` : ''} (target: none)`);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The sandbox at 10,000 generated records: an edit of the seed, from the change to the TOML text
+ * showing it (the forms and the lab are drawn in the same render), and the longest main-thread
+ * task meanwhile (how long the page did not answer input).
+ */
+async function sandboxFigures(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`${site.origin}/#/sandbox`);
+    await page.getByLabel('Records to generate').fill('10000');
+    await page.getByLabel('Records to generate').press('Tab');
+    const began = Date.now();
+    await page.getByRole('button', { name: 'Generate records' }).click({ timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('#scenario-toml')?.value.includes('evt-9999'), null, { timeout: 120_000 });
+    const generated = Date.now() - began;
+    const edits = [];
+    let longest = 0;
+    for (const seed of [101, 202, 303]) {
+      await page.waitForTimeout(500);
+      const from = await page.evaluate(() => performance.now());
+      await page.getByLabel('Seed', { exact: true }).fill(String(seed));
+      await page.getByLabel('Seed', { exact: true }).press('Tab');
+      await page.waitForFunction((value) => document.querySelector('#scenario-toml')?.value.includes(`seed = ${value}`), seed, { timeout: 120_000, polling: 10 });
+      const to = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now()))));
+      edits.push(to - from);
+      longest = Math.max(longest, ...(await page.evaluate(([a, b]) => window.longTasks.filter((task) => task.start >= a && task.start <= b).map((task) => task.duration), [from, to])), 0);
+    }
+    console.log(`\nSandbox, 10,000 generated records: generated and shown in ${generated} ms; an edit of the seed shows in the forms, the text and the lab in ${median(edits).toFixed(0)} ms, median of 3 (target 500 ms: ${median(edits) <= 500 ? 'met' : 'not met'}); longest main-thread task meanwhile ${longest.toFixed(0)} ms (the page answers input only between tasks)`);
+  } finally {
+    await context.close();
+  }
+}
+
 async function serve(dist) {
   const server = createServer(dist);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,7 +172,8 @@ async function serve(dist) {
  * until the app is there.
  */
 async function firstPaint(browser, { url, selector, app = false }) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // A first visit: the service worker registers only once the page is idle, after this.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     await page.addInitScript(([wanted, own]) => {
@@ -72,7 +191,16 @@ async function firstPaint(browser, { url, selector, app = false }) {
     }, [selector, app]);
     await page.goto(url);
     await page.waitForFunction(() => window.firstPaintMs !== undefined, null, { timeout: 30_000 });
-    return await page.evaluate(() => window.firstPaintMs);
+    // The bytes (as sent, compressed) of every request made before that paint.
+    return await page.evaluate(() => {
+      const asked = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+        .filter((entry) => entry.startTime <= window.firstPaintMs);
+      return {
+        ms: window.firstPaintMs,
+        bytes: asked.reduce((sum, entry) => sum + entry.encodedBodySize, 0),
+        files: asked.map((entry) => new URL(entry.name).pathname),
+      };
+    });
   } finally {
     await context.close();
   }
@@ -125,6 +253,7 @@ for (const dist of [DIST, MINIMAL, FLOOR]) {
 const lab = sizes(DIST);
 const minimal = sizes(MINIMAL);
 printSizes('Idempotency Lab, dist/', lab);
+printModules(lab);
 printSizes('Minimal Yew 0.23 counter app, tests/minimal-app/dist/ (same profile)', minimal);
 console.log(`\nwhole site: ${kb(lab.total.gzip)} KiB gzip, ${kb(lab.total.brotli)} KiB brotli; ` +
   `minimal app: ${kb(minimal.total.gzip)} KiB gzip, ${kb(minimal.total.brotli)} KiB brotli; ` +
@@ -141,6 +270,7 @@ const pages = [
   { name: 'course map', url: `${site.origin}/#/`, selector: 'h1' },
   { name: 'lesson (its first step and Next painted: prerendered, Next disabled until the app runs)', url: `${site.origin}/#/lesson/lost-reply`, selector: '.stepper button.primary' },
   { name: "lesson (the app's working Next button)", url: `${site.origin}/#/lesson/lost-reply`, selector: '.stepper button.primary', app: true },
+  { name: "course map (the app's own map)", url: `${site.origin}/#/`, selector: 'main.home .lesson-card a', app: true },
   { name: 'minimal app', url: `${yardstick.origin}/`, selector: 'h1' },
 ];
 try {
@@ -149,10 +279,16 @@ try {
   for (let run = 0; run < RUNS; run += 1) {
     for (const [index, page] of pages.entries()) runs[index].push(await firstPaint(browser, page));
   }
-  const times = runs.map(median);
+  const times = runs.map((list) => median(list.map((one) => one.ms)));
+  const bytes = runs.map((list) => median(list.map((one) => one.bytes)));
   const base = times[pages.length - 1];
-  console.log(`\nFirst paint, median of ${RUNS} cold loads (interleaved), served compressed (brotli), Chromium ${browser.version()} headless\n| page | ms | × minimal app |\n|---|---:|---:|`);
-  pages.forEach((page, index) => console.log(`| ${page.name} | ${times[index].toFixed(0)} | ${(times[index] / base).toFixed(2)} |`));
+  console.log(`\nFirst paint, median of ${RUNS} cold loads (interleaved), served compressed (brotli), Chromium ${browser.version()} headless\n| page | ms | × minimal app | KiB asked for before it (as sent) |\n|---|---:|---:|---:|`);
+  pages.forEach((page, index) => console.log(`| ${page.name} | ${times[index].toFixed(0)} | ${(times[index] / base).toFixed(2)} | ${kb(bytes[index])} |`));
+  const gzipBefore = (index) => kb(beforeGzip(runs[index].at(-1).files));
+  console.log(`target: a lesson's working Next at most 1.5× the minimal app's first paint: ${(times[2] / base).toFixed(2)}× (${times[2] / base <= 1.5 ? 'met' : 'not met'}); the course map's app ${(times[3] / base).toFixed(2)}× (${times[3] / base <= 1.5 ? 'met' : 'not met'})`);
+  console.log(`target: at most 300 KiB gzip before a lesson's Next works: ${gzipBefore(2)} KiB gzip; before the course map's app works: ${gzipBefore(3)} KiB gzip`);
+  await searchFigures(browser);
+  await sandboxFigures(browser);
 } finally {
   await browser.close();
 }

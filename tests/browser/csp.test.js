@@ -87,6 +87,27 @@ describe('Content-Security-Policy', () => {
     await close();
   });
 
+  it('the second module (a Web Worker) and the service worker run under the policy', async () => {
+    const { page, errors, close } = await newPage(browser, { serviceWorkers: 'allow' });
+    await watchViolations(page);
+    await page.goto(`${origin}/#/lesson/lost-reply/1`);
+    const policy = await readPolicy(page);
+    assert.match(policy, /worker-src 'self'/);
+    assert.match(policy, /manifest-src 'self'/);
+    await page.getByRole('button', { name: 'What could go wrong?', exact: true }).click();
+    await page.getByRole('region', { name: 'What the explorer found' }).waitFor({ timeout: 60_000 });
+    await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', null, { timeout: 60_000 });
+    // Served by the service worker, from its cache.
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await stepOn(page);
+    await page.getByRole('button', { name: 'What could go wrong?', exact: true }).click();
+    await page.getByRole('region', { name: 'What the explorer found' }).waitFor({ timeout: 60_000 });
+    await assertNoViolations(page, 'the worker and the service worker');
+    assertNoErrors(errors, 'the worker and the service worker');
+    await close();
+  });
+
   it('when a policy forbids WebAssembly, the page says in words that the app could not start', async () => {
     const { page, close } = await newPage(browser);
     await page.route(`${origin}/`, async (route) => {

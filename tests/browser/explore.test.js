@@ -15,7 +15,6 @@ import {
   stepper,
   waitForText,
   useSite,
-  stepOn,
 } from './support.js';
 
 /** `lab explore FILE --json`: one report per design, in the lesson's order. */
@@ -118,7 +117,7 @@ describe('what could go wrong', () => {
     await close();
   });
 
-  it('the largest lesson explores without freezing the page, shows progress, and can be cancelled', async () => {
+  it('the largest lesson explores in the worker and finds what lab explore finds', async () => {
     const [, reviewSafe] = nativeReports('lessons/17-review.toml');
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, 'review', 1));
@@ -130,39 +129,8 @@ describe('what could go wrong', () => {
     assert.match(text, new RegExp(`^${grouped(reviewSafe.schedules)} schedules, ${grouped(reviewSafe.states)} distinct states`));
     console.log(`explorer, lesson 17 (review), design 2: ${reviewSafe.schedules} schedules, ${reviewSafe.states} states in ${ms} ms of exploring (${wall} ms from click to report)`);
 
-    // Again, cancelled: the progress line and Cancel appear while it runs, and the page answers.
-    // The part's prediction is met first (a step on and back), so one key press steps the lab
-    // while the search runs. The search takes a few hundred milliseconds, a step a frame or two:
-    // on a CPU slowed down (a slow laptop, as the DevTools protocol emulates it) the search lasts
-    // seconds. Should it still end before Cancel is clicked (a loaded machine delays the clicks
-    // more than the search), the part is tried again on a CPU slowed further; Cancel must work
-    // at one of the three speeds.
-    await stepOn(page, () => page.keyboard.press('ArrowRight'));
-    await page.keyboard.press('ArrowLeft');
-    const devtools = await page.context().newCDPSession(page);
-    const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
-    const cancelled = findings(page).getByText(/Cancelled: the figures count what was explored so far\./);
-    const completed = findings(page).getByText(/Every schedule within the budget was explored\./);
-    let outcome = 'not tried';
-    for (const rate of [20, 60, 180]) {
-      await devtools.send('Emulation.setCPUThrottlingRate', { rate });
-      await explorerButton(page).click();
-      await cancel.waitFor();
-      await page.getByRole('status').filter({ hasText: /^Exploring: [\d,]+ distinct states/ }).waitFor();
-      // A key still steps the lab while the explorer runs.
-      const before = Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
-      await page.keyboard.press('ArrowRight');
-      await waitForText(stepper(page).count, new RegExp(`^Step ${before + 1} of \\d+$`), { what: 'a step during the search' });
-      await page.keyboard.press('ArrowLeft');
-      await cancel.click({ timeout: 5_000 }).catch(() => {});
-      // Whichever shows first; the other wait ends quietly (at its timeout, or as the page closes).
-      const shown = (locator, name) => locator.waitFor({ timeout: 60_000 }).then(() => name, () => 'neither');
-      outcome = await Promise.race([shown(cancelled, 'cancelled'), shown(completed, 'completed')]);
-      console.log(`explorer, cancel at ${rate}x slower CPU: ${outcome}`);
-      if (outcome === 'cancelled') break;
-    }
-    await devtools.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    assert.equal(outcome, 'cancelled', 'Cancel stops the search, at one of the three CPU speeds');
+    // Cancelling mid-search, and stepping while it runs: worker.test.js, on a search that lasts
+    // seconds (this one ends in a few hundred milliseconds, in a worker no CPU throttling slows).
     assertNoErrors(errors);
     await close();
   });

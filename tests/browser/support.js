@@ -29,6 +29,7 @@ const MIME = {
   '.jpg': 'image/jpeg',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
   '.map': 'application/json',
@@ -123,10 +124,11 @@ export function launchBrowser() {
 /**
  * A new page in a fresh browser context (no local storage, cookies or cache from another test),
  * that records console errors and uncaught exceptions. Returns { page, errors, close }. Warnings
- * are allowed; call assertNoErrors(errors) at the end.
+ * are allowed; call assertNoErrors(errors) at the end. The lab's service worker is blocked (so
+ * routes see every request, and no test caches the build) unless `serviceWorkers: 'allow'`.
  */
-export async function newPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+export async function newPage(browser, { serviceWorkers = 'block' } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers });
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   const errors = [];

@@ -1,0 +1,284 @@
+//! The lab's second WebAssembly module, run as a Web Worker (`src/main.rs`), and the messages the
+//! page and it exchange. The page's first module holds what a lesson needs to step and flip; the
+//! explorer lives here, so a search never runs on the page's thread: the page posts a
+//! [`Request`], the worker answers with [`Reply`]s, each one postcard message, and Cancel ends
+//! the worker (the page makes another). A scenario travels in the share codec's compact form
+//! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats.
+
+use lab_course::share::{ShareError, WholeScenario};
+use lab_engine::{Budget, Contention, Explorer, FaultKind, PolicyRun, Report, Scenario};
+use serde::{Deserialize, Serialize};
+
+/// What the page asks of the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Explore every schedule of a scenario within a budget: [`Reply::Progress`] as it goes,
+    /// then [`Reply::Explored`] (or [`Reply::Refused`]).
+    Explore {
+        scenario: WholeScenario,
+        budget: Limits,
+    },
+    /// Run every retry policy in one contention experiment (the retry lab):
+    /// [`Reply::Contended`].
+    Contend(Contention),
+}
+
+/// The worker's answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker has started and reads requests.
+    Ready,
+    /// How far a search has got.
+    Progress {
+        states: u64,
+        transitions: u64,
+        /// Milliseconds spent searching so far.
+        milliseconds: f64,
+    },
+    /// A search ended: what it found.
+    Explored(Box<Findings>),
+    /// A contention experiment's runs, one per policy in `Policy::ALL` order.
+    Contended {
+        spec: Contention,
+        runs: Vec<PolicyRun>,
+        /// Milliseconds the worker spent on all of them.
+        milliseconds: f64,
+    },
+    /// The request cannot be carried out; the words say why.
+    Refused(String),
+}
+
+/// A search's limits: [`Budget`], field for field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    pub faults_max: u32,
+    pub preemptions_max: u32,
+    pub kinds: Option<Vec<FaultKind>>,
+    pub transitions_max: u64,
+}
+
+impl From<&Budget> for Limits {
+    fn from(budget: &Budget) -> Limits {
+        Limits {
+            faults_max: budget.faults_max,
+            preemptions_max: budget.preemptions_max,
+            kinds: budget.kinds.clone(),
+            transitions_max: budget.transitions_max,
+        }
+    }
+}
+
+impl From<Limits> for Budget {
+    fn from(limits: Limits) -> Budget {
+        Budget {
+            faults_max: limits.faults_max,
+            preemptions_max: limits.preemptions_max,
+            kinds: limits.kinds,
+            transitions_max: limits.transitions_max,
+        }
+    }
+}
+
+/// What a search found: the engine's [`Report`] as the explorer panel shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Findings {
+    pub schedules: u64,
+    pub states: u64,
+    pub transitions: u64,
+    /// False when the transition limit cut the search: the figures are then lower bounds.
+    pub complete: bool,
+    pub faults_max: u32,
+    pub preemptions_max: u32,
+    /// Every property's statement and whether it holds, in `Property::ALL` order.
+    pub verdicts: Vec<Verdict>,
+    /// The shortest schedule that breaks any invariant.
+    pub counterexample: Option<Found>,
+    /// Milliseconds the worker spent searching.
+    pub milliseconds: f64,
+}
+
+/// One property over the whole search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub statement: String,
+    pub holds: bool,
+}
+
+/// The shortest counterexample: a scenario that replays it, and the event that breaks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Found {
+    pub scenario: WholeScenario,
+    pub events: u32,
+    /// The schedule in words.
+    pub description: String,
+}
+
+impl Findings {
+    pub fn of(report: &Report, milliseconds: f64) -> Findings {
+        Findings {
+            schedules: report.schedules,
+            states: report.states,
+            transitions: report.transitions,
+            complete: report.complete,
+            faults_max: report.faults_max,
+            preemptions_max: report.preemptions_max,
+            verdicts: report
+                .properties
+                .iter()
+                .map(|verdict| Verdict {
+                    statement: verdict.property.statement().to_string(),
+                    holds: verdict.holds,
+                })
+                .collect(),
+            counterexample: report.counterexample.as_ref().map(|found| Found {
+                scenario: WholeScenario::of(&found.scenario),
+                events: found.events,
+                description: found.description.clone(),
+            }),
+            milliseconds,
+        }
+    }
+}
+
+impl Found {
+    /// The scenario that replays the counterexample.
+    pub fn scenario(&self) -> Result<Scenario, ShareError> {
+        self.scenario.read()
+    }
+}
+
+/// A message as the bytes posted.
+pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    postcard::to_allocvec(message).expect("postcard writes every message")
+}
+
+/// The message in posted bytes.
+pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, postcard::Error> {
+    postcard::from_bytes(bytes)
+}
+
+/// Engine steps between two looks at the clock.
+const TRANSITIONS_PER_CHECK: u32 = 500;
+/// Milliseconds between two progress replies: the page's progress line moves as a person reads it.
+const PROGRESS_MILLISECONDS: f64 = 100.0;
+
+/// Carries out one request, posting every reply; `now` is a clock in milliseconds.
+pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Reply)) {
+    match request {
+        Request::Explore { scenario, budget } => {
+            let explorer =
+                scenario
+                    .read()
+                    .map_err(|error| error.to_string())
+                    .and_then(|scenario| {
+                        Explorer::new(scenario, budget.into()).map_err(|error| error.to_string())
+                    });
+            let mut explorer = match explorer {
+                Ok(explorer) => explorer,
+                Err(error) => {
+                    return post(&Reply::Refused(format!(
+                        "The explorer cannot run this scenario: {error}"
+                    )))
+                }
+            };
+            let start = now();
+            let mut told = start;
+            while !explorer.advance(TRANSITIONS_PER_CHECK) {
+                let at = now();
+                if at - told >= PROGRESS_MILLISECONDS {
+                    told = at;
+                    let progress = explorer.progress();
+                    post(&Reply::Progress {
+                        states: progress.states,
+                        transitions: progress.transitions,
+                        milliseconds: at - start,
+                    });
+                }
+            }
+            let findings = Findings::of(&explorer.report(), now() - start);
+            post(&Reply::Explored(Box::new(findings)));
+        }
+        Request::Contend(spec) => {
+            let start = now();
+            let runs = spec.run_all();
+            post(&Reply::Contended {
+                spec,
+                runs,
+                milliseconds: now() - start,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explore(scenario: &Scenario, budget: &Budget) -> Vec<Reply> {
+        let request = Request::Explore {
+            scenario: WholeScenario::of(scenario),
+            budget: budget.into(),
+        };
+        // The request as the worker reads it: posted bytes.
+        let request = decode(&encode(&request)).expect("reads back");
+        let mut replies = Vec::new();
+        answer(
+            request,
+            || 0.0,
+            |reply| replies.push(decode(&encode(reply)).expect("reads back")),
+        );
+        replies
+    }
+
+    #[test]
+    fn a_search_in_the_worker_finds_what_the_engine_finds() {
+        let scenario = lab_engine::BatchSpec::reference(3).scenario();
+        let budget = Budget {
+            faults_max: 1,
+            ..Budget::default()
+        };
+        let report = Explorer::run(scenario.clone(), budget.clone()).expect("explores");
+        let replies = explore(&scenario, &budget);
+        let Some(Reply::Explored(findings)) = replies.last() else {
+            panic!("the last reply is the findings: {replies:?}");
+        };
+        assert_eq!(**findings, Findings::of(&report, 0.0));
+        if let (Some(found), Some(expected)) = (&findings.counterexample, &report.counterexample) {
+            assert_eq!(found.scenario().expect("replays"), expected.scenario);
+        }
+    }
+
+    #[test]
+    fn a_contention_experiment_in_the_worker_is_the_engine_s() {
+        let spec = Contention {
+            clients: 20,
+            ..Contention::default()
+        };
+        let request = decode(&encode(&Request::Contend(spec.clone()))).expect("reads back");
+        let mut replies = Vec::new();
+        answer(
+            request,
+            || 0.0,
+            |reply| replies.push(decode::<Reply>(&encode(reply)).expect("reads back")),
+        );
+        assert_eq!(
+            replies,
+            [Reply::Contended {
+                runs: spec.run_all(),
+                spec,
+                milliseconds: 0.0
+            }]
+        );
+    }
+
+    #[test]
+    fn a_scenario_the_explorer_cannot_run_is_refused_in_words() {
+        let mut scenario = lab_engine::BatchSpec::reference(3).scenario();
+        scenario.workers.clear();
+        let replies = explore(&scenario, &Budget::default());
+        assert!(
+            matches!(replies.as_slice(), [Reply::Refused(words)] if words.starts_with("The explorer cannot run")),
+            "{replies:?}"
+        );
+    }
+}
