@@ -5,12 +5,12 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::settings::SettingsMenu;
+use crate::offline::UpdateNotice;
 use crate::pages::{
     engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, retries::RetriesPage,
     sandbox::SandboxPage, scenario::ScenarioPage,
 };
 use crate::route::Route;
-use crate::offline::UpdateNotice;
 use crate::store::{LoadNotice, StoreProvider};
 
 #[component]

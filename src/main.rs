@@ -6,7 +6,8 @@
 //! own layer without a cycle), and `scripts/structure.mjs` fails on any import cycle:
 //!
 //! 1. Leaves, with no UI: `route` (every address), `course` (the embedded course), `format`
-//!    (counts), `clock`, `download`, `frames`, `panic`, `svg_export`.
+//!    (counts), `clock`, `download`, `frames`, `panic`, `svg_export`, `board` (a build task's
+//!    board as data), `worker_module` and `search` (a search in the second module).
 //! 2. `store`: saved progress, settings and the sandbox, and the app's context that holds them;
 //!    `sandbox`, the sandbox's own state.
 //! 3. `components`: one panel a file, each a view of a trace or a form (`player/state.rs`, the
@@ -18,6 +19,7 @@
 //! 7. `main`: starts the app.
 
 mod app;
+mod board;
 mod clock;
 mod components;
 mod course;
@@ -30,6 +32,7 @@ mod panic;
 mod player;
 mod route;
 mod sandbox;
+mod search;
 mod store;
 mod svg_export;
 mod worker_module;

@@ -69,6 +69,7 @@ mod tests {
             last: last.map(|(id, step)| (id.to_string(), step)),
             last_ms: None,
             predictions: BTreeMap::new(),
+            boards: BTreeMap::new(),
         }
     }
 
@@ -266,6 +267,7 @@ mod tests {
             last: None,
             last_ms: None,
             predictions: BTreeMap::new(),
+            boards: BTreeMap::new(),
         };
         let text = serde_json::to_string(&progress).unwrap();
         assert!(invalid(&text).contains("at most 1000"));

@@ -124,6 +124,71 @@ pub struct Expect {
     pub breaks: BTreeMap<String, BreakAt>,
 }
 
+impl Expect {
+    /// What `trace` does not show of these expectations, each in words ("expected
+    /// provider_records = 2, but the run gives 3"); the invariants (`breaks`) are not read here.
+    pub fn unmet(&self, trace: &lab_engine::Trace) -> Vec<String> {
+        let mut unmet = Vec::new();
+        let last = trace.state_at(trace.len());
+        let mut want = |field: &str, expected: String, actual: String| {
+            if expected != actual {
+                unmet.push(format!(
+                    "expected {field} = {expected}, but the run gives {actual}"
+                ));
+            }
+        };
+        for (worker, results) in &self.results {
+            let actual = trace
+                .results()
+                .into_iter()
+                .find(|(name, _)| name == worker)
+                .map(|(_, results)| format!("{results:?}"))
+                .unwrap_or_else(|| "no such worker".into());
+            want(&format!("results.{worker}"), format!("{results:?}"), actual);
+        }
+        let counts = [
+            (
+                "provider_records",
+                self.provider_records,
+                last.provider.len() as u32,
+            ),
+            ("table_rows", self.table_rows, last.table.rows.len() as u32),
+            ("model_calls", self.model_calls, last.model_calls),
+            ("deepest_calls", self.deepest_calls, last.deepest_calls),
+        ];
+        for (field, expected, actual) in counts {
+            if let Some(expected) = expected {
+                want(field, expected.to_string(), actual.to_string());
+            }
+        }
+        for (sink, count) in &self.effects {
+            let actual = last
+                .effects
+                .iter()
+                .filter(|effect| &effect.sink == sink)
+                .count();
+            want(
+                &format!("effects.{sink}"),
+                count.to_string(),
+                actual.to_string(),
+            );
+        }
+        for (op, status) in &self.journal {
+            let actual = last
+                .journal
+                .get(op.as_str())
+                .map(|job| job.status.name())
+                .unwrap_or("no row");
+            want(
+                &format!("journal.{op}"),
+                status.name().to_string(),
+                actual.to_string(),
+            );
+        }
+        unmet
+    }
+}
+
 /// Where an invariant must break.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -186,6 +251,9 @@ pub enum Task {
         /// For options that are retry policies: the contention experiment they run in.
         contention: Option<lab_engine::Contention>,
     },
+    /// Build the design: arrange blocks from a bank into a program (a Parsons board), then
+    /// check it against every schedule of faults within the budget.
+    Build(Box<Build>),
     /// Pick the line of the code panel that is wrong.
     FindLine {
         /// The text of that line, as the code panel shows it for the step's design.
@@ -193,6 +261,70 @@ pub enum Task {
         /// Why it is wrong; shown once the learner picks it.
         explain_html: String,
     },
+}
+
+/// A build task: the blocks on offer, where the learner starts, what must hold and under which
+/// faults, and what the checker found when it explored every arrangement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Build {
+    /// What to build, as plain text (its accessible name) and as inline HTML.
+    pub prompt: String,
+    pub prompt_html: String,
+    /// The bank: every block on offer beyond the starting lines, the right ones and the
+    /// distractors, in the order the board shows them (shuffled when the course is built, so the
+    /// order is not the answer).
+    pub blocks: Vec<lab_engine::Block>,
+    /// The lines on the board at the start (a broken program to repair, or none).
+    pub start: Vec<Placed>,
+    /// A program that holds: the answer the last hint shows.
+    pub reference: lab_engine::Program,
+    /// The invariants that must hold, in `Invariant::ALL` order.
+    pub goal: Vec<lab_engine::Invariant>,
+    /// The faults under which they must hold.
+    pub explore: Explore,
+    /// What the program's own run (the design's faults, no more) must still do: hold by doing
+    /// nothing is not the job.
+    #[serde(default)]
+    pub expect: Expect,
+    /// Known wrong arrangements, each with the misconception it shows.
+    pub wrong: Vec<Wrong>,
+    /// The author's own hints, as inline HTML, shown before the answer.
+    pub hints_html: Vec<String>,
+    /// The checker's figures, when it explored them (`lab check`, `lab tasks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<BuildFigures>,
+}
+
+/// A line on the board at the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placed {
+    pub block: lab_engine::Block,
+    pub depth: u8,
+    /// A locked line cannot be moved, indented or taken away.
+    pub locked: bool,
+}
+
+/// A known wrong arrangement of a build task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Wrong {
+    pub program: lab_engine::Program,
+    /// The misconception, in a few words.
+    pub misconception: String,
+    /// What the learner reads when their program is this one, as inline HTML.
+    pub message_html: String,
+    /// The checker's shortest counterexample, in words (when it explored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<String>,
+}
+
+/// What the checker found for a build task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildFigures {
+    /// The distinct arrangements of the reference's blocks (the locked lines in place) that pass
+    /// the structure check.
+    pub arrangements: u64,
+    /// How many of them hold within the budget.
+    pub hold: u64,
 }
 
 /// One option of a "choose" task.

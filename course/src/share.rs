@@ -60,6 +60,15 @@ pub enum Shared {
     },
     /// A scenario of the learner's own (the sandbox's), at a step (1-based).
     Scenario { scenario: WholeScenario, step: u32 },
+    /// A lesson's build task as the learner left its board (the lines placed, in order, which
+    /// need not be a whole program yet), with the design as they changed it, if they did. The
+    /// lesson and the step are in the address itself.
+    Built {
+        /// The build task's part (0-based) in the lesson.
+        part: u32,
+        design: Option<(u32, Changes)>,
+        board: lab_engine::Program,
+    },
 }
 
 /// How a design differs from the one written in the lesson.

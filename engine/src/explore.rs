@@ -600,6 +600,10 @@ pub struct Explorer {
     transitions: u64,
     finished: bool,
     complete: bool,
+    /// The invariants whose first break ends the search at once (one bit each in
+    /// `Invariant::ALL` order; none for a whole search), and whether one broke.
+    stop_on: u8,
+    stopped_on_break: bool,
 }
 
 impl Explorer {
@@ -632,6 +636,8 @@ impl Explorer {
             transitions: 0,
             finished: false,
             complete: false,
+            stop_on: 0,
+            stopped_on_break: false,
         };
         explorer.expand(root, engine, used);
         let Met::New(place) = explorer.memo.meet(root) else {
@@ -646,6 +652,11 @@ impl Explorer {
     pub fn advance(&mut self, max_transitions: u32) -> bool {
         let stop_at = self.transitions.saturating_add(max_transitions.into());
         while !self.finished {
+            if self.stopped_on_break {
+                self.unwind();
+                self.finished = true;
+                break;
+            }
             if self.depth == 0 {
                 self.finished = true;
                 self.complete = true;
@@ -678,6 +689,24 @@ impl Explorer {
         let mut explorer = Explorer::new(scenario, budget)?;
         while !explorer.advance(u32::MAX) {}
         Ok(explorer.report())
+    }
+
+    /// Whether every one of `goal` holds in every schedule within the budget: the search stops
+    /// at the first schedule that breaks one, so a design that breaks costs a fraction of a whole
+    /// search. `None` when the budget's transition limit cut the search first.
+    pub fn holds(
+        scenario: Scenario,
+        budget: Budget,
+        goal: &[Invariant],
+    ) -> Result<Option<bool>, ScenarioError> {
+        let mut explorer = Explorer::new(scenario, budget)?;
+        explorer.stop_on = crate::engine::invariant_mask(goal);
+        while !explorer.advance(u32::MAX) {}
+        Ok(match (explorer.stopped_on_break, explorer.complete) {
+            (true, _) => Some(false),
+            (false, true) => Some(true),
+            (false, false) => None,
+        })
     }
 
     /// How far the search has got.
@@ -762,6 +791,7 @@ impl Explorer {
             self.recycle(engine);
             return;
         }
+        self.stopped_on_break |= stepped.broke_mask & self.stop_on != 0;
         let fault_cost = u32::from(choice.fault.is_some());
         let child_used = used.after(several, frame.last_ready, &choice);
         let child = Child {

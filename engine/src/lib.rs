@@ -13,6 +13,7 @@
 
 // The modules, bottom to top: each imports only those above it in this list.
 // Data: the words every other part uses.
+mod arrange;
 mod block;
 mod error;
 mod fault;
@@ -50,6 +51,7 @@ mod explore;
 mod generate;
 mod layers;
 
+pub use arrange::{arrangements, Arrangements};
 pub use block::{Block, Catches, Name, Raised, Shape, Spec};
 pub use code::text as block_text;
 pub use contention::{

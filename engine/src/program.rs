@@ -388,7 +388,7 @@ impl Structure {
 }
 
 /// The blocks a transaction may hold.
-const TRANSACTIONAL: &[Block] = &[
+pub(crate) const TRANSACTIONAL: &[Block] = &[
     Block::SaveInsert,
     Block::SaveInsertOrIgnore,
     Block::SaveUpsert,

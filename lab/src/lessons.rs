@@ -10,7 +10,10 @@ use lab_course::authoring;
 use crate::target::report;
 
 pub fn check(dir: &Path) -> ExitCode {
-    let checks = authoring::Checks { explore: true };
+    let checks = authoring::Checks {
+        explore: true,
+        build: true,
+    };
     match authoring::load_with(dir, checks) {
         Ok(loaded) => {
             for warning in &loaded.warnings {
@@ -22,6 +25,23 @@ pub fn check(dir: &Path) -> ExitCode {
                 .iter()
                 .map(|lesson| lesson.variants.len())
                 .sum();
+            for lesson in &loaded.course.lessons {
+                for (index, step) in lesson.steps.iter().enumerate() {
+                    if let Some(lab_course::Task::Build(build)) = &step.try_it {
+                        if let Some(figures) = &build.figures {
+                            println!(
+                                "build: {} part {}: {} of {} arrangements hold ({} blocks in the bank, {} lines locked)",
+                                lesson.id,
+                                index + 1,
+                                figures.hold,
+                                figures.arrangements,
+                                build.blocks.len(),
+                                build.start.iter().filter(|line| line.locked).count()
+                            );
+                        }
+                    }
+                }
+            }
             println!(
                 "ok: {} lessons, {} variants, every expectation met, every design explored ({})",
                 loaded.course.lessons.len(),
@@ -38,7 +58,11 @@ pub fn check(dir: &Path) -> ExitCode {
 /// step of the narrative), where it starts (design index and cursor), whether the part asks a
 /// prediction, and the task.
 pub fn tasks(dir: &Path) -> ExitCode {
-    let loaded = match authoring::load(dir) {
+    let checks = authoring::Checks {
+        explore: false,
+        build: true,
+    };
+    let loaded = match authoring::load_with(dir, checks) {
         Ok(loaded) => loaded,
         Err(errors) => return report(&errors),
     };

@@ -1,6 +1,7 @@
 //! The panels and form fields of the lab, one component a file: each a view of a trace, of a
 //! part of the lesson, or of a form the sandbox edits.
 
+pub mod board;
 pub mod code_panel;
 pub mod compare;
 pub mod event_card;

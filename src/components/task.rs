@@ -31,6 +31,9 @@ pub struct TaskCardProps {
     /// An option chosen (by index).
     #[prop_or_default]
     pub onchoose: Callback<usize>,
+    /// A build task's board.
+    #[prop_or_default]
+    pub children: Html,
 }
 
 /// Rendered from the lesson's Markdown at build time, raw HTML escaped.
@@ -179,6 +182,12 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 </>
             }
         }
+        Task::Build(_) => html! {
+            <>
+                { props.children.clone() }
+                if props.done { { done("Done: your program holds under every schedule in the budget.".into()) } }
+            </>
+        },
         Task::FindLine { line, explain_html } => {
             let feedback = props.picked.as_ref().map(|picked| {
                 if picked.as_str() == line {

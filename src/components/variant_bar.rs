@@ -38,7 +38,11 @@ pub fn VariantBar(props: &VariantBarProps) -> Html {
                         {onclick}
                     >
                         <span class="design-number">{ format!("Design {}", index + 1) }</span>
-                        <span class="design-label">{ label.clone() }</span>
+                        if label.is_empty() {
+                            <span class="design-label hidden-until">{ "named once you predict" }</span>
+                        } else {
+                            <span class="design-label">{ label.clone() }</span>
+                        }
                         if let Some(badge) = badge {
                             <span class={classes!("badge", badge.clone())}>{ badge }</span>
                         }

@@ -14,8 +14,8 @@ use yew_router::prelude::*;
 
 use crate::clock::now_milliseconds;
 use crate::format::thousands;
-use crate::player::explore::module_for;
 use crate::route::Route;
+use crate::search::module_for;
 use crate::worker_module::{Heard, Module, Readiness};
 
 /// The batch sizes measured, in order.

@@ -9,6 +9,7 @@ use lab_course::{Lesson, Task};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use crate::components::board::BuildBoard;
 use crate::components::narrative::Narrative;
 use crate::components::share::Share;
 use crate::components::task::TaskCard;
@@ -51,18 +52,38 @@ fn parse_step(step: Option<&AttrValue>, frames: &Frames) -> (u32, Option<String>
     }
 }
 
-/// The learner's changes a link names, applied to the lesson's designs.
-fn read_changes(lesson: &Lesson, text: &str) -> Result<(usize, lab_engine::Scenario), ShareError> {
-    let Shared::Lesson { variant, changes } = decode(text)? else {
-        return Err(ShareError::Malformed);
+/// What a link names: the learner's changes applied to one of the lesson's designs, and a build
+/// task's board.
+type Linked = (
+    Option<(usize, lab_engine::Scenario)>,
+    Option<(usize, lab_engine::Program)>,
+);
+
+/// The learner's changes and board a link names, applied to the lesson's designs.
+fn read_changes(lesson: &Lesson, text: &str) -> Result<Linked, ShareError> {
+    let (design, board) = match decode(text)? {
+        Shared::Lesson { variant, changes } => (Some((variant, changes)), None),
+        Shared::Built {
+            part,
+            design,
+            board,
+        } => (design, Some((part as usize, board))),
+        Shared::Scenario { .. } => return Err(ShareError::Malformed),
     };
-    let design = lesson
-        .variants
-        .get(variant as usize)
-        .ok_or(ShareError::NoSuchDesign {
-            variant: variant + 1,
-        })?;
-    Ok((variant as usize, changes.apply(&design.scenario)?))
+    let custom = match design {
+        None => None,
+        Some((variant, changes)) => {
+            let written =
+                lesson
+                    .variants
+                    .get(variant as usize)
+                    .ok_or(ShareError::NoSuchDesign {
+                        variant: variant + 1,
+                    })?;
+            Some((variant as usize, changes.apply(&written.scenario)?))
+        }
+    };
+    Ok((custom, board))
 }
 
 /// What the address asks the player to show, and why part of it cannot be (the rest is shown:
@@ -76,26 +97,39 @@ fn setup_of(
         .and_then(|text| text.parse::<u32>().ok())
         .and_then(|number| number.checked_sub(1))
         .unwrap_or(0);
-    let (custom, notice) = match changes.map(|text| read_changes(lesson, text)) {
-        None => (None, None),
-        Some(Ok(custom)) => (Some(custom), None),
+    let ((custom, board), notice) = match changes.map(|text| read_changes(lesson, text)) {
+        None => ((None, None), None),
+        Some(Ok(linked)) => (linked, None),
         Some(Err(error)) => (
-            None,
+            (None, None),
             Some(format!("This link's changes to the lesson cannot be shown: {error}. Showing the lesson's own designs.")),
         ),
     };
-    (Setup { custom, frame }, notice)
+    (
+        Setup {
+            custom,
+            frame,
+            board,
+        },
+        notice,
+    )
 }
 
 /// The address of a player state.
 fn route_of(lesson: &Lesson, setup: &Setup, embedded: bool) -> Route {
-    let changes = setup.custom.as_ref().map(|(variant, scenario)| {
+    let design = setup.custom.as_ref().map(|(variant, scenario)| {
         let original = &lesson.variants[*variant].scenario;
-        encode(&Shared::Lesson {
-            variant: *variant as u32,
-            changes: Changes::between(original, scenario),
-        })
+        (*variant as u32, Changes::between(original, scenario))
     });
+    let changes = match (design, &setup.board) {
+        (None, None) => None,
+        (Some((variant, changes)), None) => Some(encode(&Shared::Lesson { variant, changes })),
+        (design, Some((part, board))) => Some(encode(&Shared::Built {
+            part: *part as u32,
+            design,
+            board: board.clone(),
+        })),
+    };
     Route::lesson(&lesson.id, setup.frame + 1, changes, embedded)
 }
 
@@ -319,11 +353,18 @@ fn task_card(
     let written = &lesson.variants[variant].scenario;
     let shown = player.scenario_of(variant);
     let dispatcher = player.dispatcher();
+    if let Task::Build(build) = &task {
+        let build = Rc::new((**build).clone());
+        return html! {
+            <BuildTask lesson={lesson.id.clone()} part={index} {build} player={player.clone()}
+                scenario={Rc::new(written.clone())} task={task.clone()} />
+        };
+    }
     let done = match &task {
         Task::Flip { switch, on, .. } => switch.get(shown) == *on,
         Task::Inject { fault, .. } => shown.faults.contains(fault),
         Task::Until { event, .. } => cursor >= *event && shown == written,
-        Task::Choose { .. } | Task::FindLine { .. } => false,
+        Task::Choose { .. } | Task::FindLine { .. } | Task::Build(_) => false,
     };
     let onact = {
         let task = task.clone();
@@ -365,5 +406,100 @@ fn task_card(
         .map(|(_, line)| AttrValue::from(line.clone()));
     html! {
         <TaskCard {task} {done} {predicted} shown={options} {broken} {picked} {onact} {onchoose} />
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BuildTaskProps {
+    lesson: String,
+    /// The task's part (0-based).
+    part: usize,
+    build: Rc<lab_course::Build>,
+    task: Task,
+    player: UseReducerHandle<PlayerState>,
+    /// The design as the lesson wrote it: the learner's program runs in it.
+    scenario: Rc<lab_engine::Scenario>,
+}
+
+/// A build task's board: as the address has it, else as saved, else as the task starts it. Every
+/// change goes to the address (the player's setup) and to saved progress.
+#[component]
+fn BuildTask(props: &BuildTaskProps) -> Html {
+    let app = use_app();
+    let app_dispatch = use_app_dispatch();
+    let number = props.part as u32 + 1;
+    let saved = app
+        .progress
+        .boards
+        .get(&props.lesson)
+        .and_then(|parts| parts.get(&number))
+        .cloned();
+    let board = props
+        .player
+        .board()
+        .cloned()
+        .or_else(|| saved.as_ref().map(|saved| saved.board.clone()))
+        .unwrap_or_else(|| crate::board::start(&props.build));
+    let (hints, solved) = saved
+        .as_ref()
+        .map_or((0, false), |saved| (saved.hints, saved.solved));
+    let save = {
+        let app_dispatch = app_dispatch.clone();
+        let lesson = props.lesson.clone();
+        Rc::new(
+            move |board: lab_engine::Program, hints: u32, solved: bool| {
+                app_dispatch.dispatch(AppAction::Boarded {
+                    lesson: lesson.clone(),
+                    part: number,
+                    board: crate::store::progress::BoardProgress {
+                        board,
+                        hints,
+                        solved,
+                        saved_ms: js_sys::Date::now() as u64,
+                    },
+                })
+            },
+        )
+    };
+    let onchange = {
+        let dispatcher = props.player.dispatcher();
+        let save = Rc::clone(&save);
+        Callback::from(move |board: lab_engine::Program| {
+            dispatcher.dispatch(PlayerAction::SetBoard(board.clone()));
+            save(board, hints, false);
+        })
+    };
+    let onhint = {
+        let save = Rc::clone(&save);
+        let board = board.clone();
+        Callback::from(move |shown: u32| save(board.clone(), shown, false))
+    };
+    let onsolved = {
+        let save = Rc::clone(&save);
+        let board = board.clone();
+        Callback::from(move |()| save(board.clone(), hints, true))
+    };
+    let onopen = {
+        let dispatcher = props.player.dispatcher();
+        let board = board.clone();
+        Callback::from(move |(scenario, event): (lab_engine::Scenario, u32)| {
+            // The board goes with it, so the narrative stays on this task.
+            dispatcher.dispatch(PlayerAction::SetBoard(board.clone()));
+            dispatcher.dispatch(PlayerAction::OpenCounterexample { scenario, event });
+        })
+    };
+    let onrun = {
+        let dispatcher = props.player.dispatcher();
+        let board = board.clone();
+        Callback::from(move |scenario: lab_engine::Scenario| {
+            dispatcher.dispatch(PlayerAction::SetBoard(board.clone()));
+            dispatcher.dispatch(PlayerAction::Apply(scenario));
+        })
+    };
+    html! {
+        <TaskCard task={props.task.clone()} done={solved}>
+            <BuildBoard build={Rc::clone(&props.build)} scenario={Rc::clone(&props.scenario)} {board}
+                {hints} {solved} {onchange} {onhint} {onsolved} {onopen} {onrun} />
+        </TaskCard>
     }
 }

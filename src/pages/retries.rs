@@ -10,7 +10,7 @@ use lab_worker::{Reply, Request};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::player::explore::module_for;
+use crate::search::module_for;
 use crate::worker_module::{Heard, Module};
 
 /// A recompute starts this long after the last slider move.

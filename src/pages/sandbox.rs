@@ -86,7 +86,7 @@ fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
 fn read_link(state: &str) -> Result<(Scenario, u32), ShareError> {
     match decode(state)? {
         Shared::Scenario { scenario, step } => Ok((scenario.read()?, step)),
-        Shared::Lesson { .. } => Err(ShareError::Malformed),
+        Shared::Lesson { .. } | Shared::Built { .. } => Err(ShareError::Malformed),
     }
 }
 
@@ -239,6 +239,7 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
     let setup = Setup {
         custom: None,
         frame: props.frame.get(),
+        board: None,
     };
     // The player runs the engine as it is made, in this first render: that is what is timed.
     let player = use_player(Rc::clone(&designs), setup);

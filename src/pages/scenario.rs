@@ -31,7 +31,7 @@ fn default_scenario() -> Scenario {
 fn read(state: &str) -> Result<(Scenario, u32), ShareError> {
     match decode(state)? {
         Shared::Scenario { scenario, step } => Ok((scenario.read()?, step)),
-        Shared::Lesson { .. } => Err(ShareError::Malformed),
+        Shared::Lesson { .. } | Shared::Built { .. } => Err(ShareError::Malformed),
     }
 }
 
@@ -62,6 +62,7 @@ pub fn ScenarioPage(props: &ScenarioPageProps) -> Html {
         Ok((scenario, step)) => Setup {
             custom: Some((0, scenario.clone())),
             frame: step.saturating_sub(1),
+            board: None,
         },
         Err(_) => Setup::default(),
     };

@@ -4,16 +4,14 @@
 //! worker at once. Its findings are the engine's report, worded by `lab_course::wording` as `lab
 //! explore` and the checker word it; the shortest counterexample opens in the player.
 
-use std::rc::Rc;
-
-use lab_course::share::WholeScenario;
 use lab_course::wording;
 use lab_engine::{Budget, Scenario};
-use lab_worker::{Findings, Reply, Request};
+use lab_worker::Findings;
 use yew::prelude::*;
 
 use crate::format::{count, thousands};
-use crate::worker_module::{self, Heard, Module, Readiness};
+use crate::search::{search, ExploreAction, Status};
+use crate::worker_module::{self, Module};
 
 #[derive(Properties, PartialEq)]
 pub struct ExploreProps {
@@ -23,120 +21,6 @@ pub struct ExploreProps {
     pub budget: Budget,
     /// Opens a counterexample: its scenario, and the event that breaks the invariant.
     pub onopen: Callback<(Scenario, u32)>,
-}
-
-/// How far a search has got: distinct states, engine steps, milliseconds.
-type Progress = Option<(u64, u64, f64)>;
-
-#[derive(Clone, Debug, PartialEq)]
-enum Status {
-    Idle,
-    /// The second module is still loading; the search starts as soon as it is ready.
-    Loading {
-        scenario: Rc<Scenario>,
-    },
-    Running {
-        scenario: Rc<Scenario>,
-        progress: Progress,
-    },
-    Done {
-        findings: Rc<Findings>,
-        scenario: Rc<Scenario>,
-    },
-    Cancelled {
-        progress: Progress,
-    },
-    Failed(String),
-}
-
-enum ExploreAction {
-    /// A search was asked for; whether the module was ready for it.
-    Start {
-        scenario: Scenario,
-        ready: bool,
-    },
-    Heard(Heard),
-    Cancel,
-}
-
-impl Reducible for Status {
-    type Action = ExploreAction;
-
-    fn reduce(self: Rc<Self>, action: ExploreAction) -> Rc<Self> {
-        let scenario = match &*self {
-            Status::Loading { scenario } | Status::Running { scenario, .. } => Rc::clone(scenario),
-            // What a module says after its search was cancelled or replaced is not news.
-            _ => {
-                return match action {
-                    ExploreAction::Start { scenario, ready } => Rc::new(started(scenario, ready)),
-                    _ => self,
-                }
-            }
-        };
-        let progress = match &*self {
-            Status::Running { progress, .. } => *progress,
-            _ => None,
-        };
-        Rc::new(match action {
-            ExploreAction::Start { scenario, ready } => started(scenario, ready),
-            ExploreAction::Cancel => Status::Cancelled { progress },
-            ExploreAction::Heard(Heard::Ready) => Status::Running {
-                scenario,
-                progress: None,
-            },
-            ExploreAction::Heard(Heard::Reply(Reply::Progress {
-                states,
-                transitions,
-                milliseconds,
-            })) => Status::Running {
-                scenario,
-                progress: Some((states, transitions, milliseconds)),
-            },
-            ExploreAction::Heard(Heard::Reply(Reply::Explored(findings))) => Status::Done {
-                findings: Rc::from(findings),
-                scenario,
-            },
-            ExploreAction::Heard(Heard::Reply(Reply::Refused(words))) => Status::Failed(words),
-            ExploreAction::Heard(Heard::Reply(Reply::Ready | Reply::Contended { .. })) => {
-                return self
-            }
-            ExploreAction::Heard(Heard::Failed(words)) => Status::Failed(match &*self {
-                Status::Loading { .. } => format!(
-                    "The explorer could not be loaded: {words}. The lesson works without it; reload the page to try again."
-                ),
-                _ => format!("The explorer stopped: {words}. Ask again to start it anew."),
-            }),
-        })
-    }
-}
-
-fn started(scenario: Scenario, ready: bool) -> Status {
-    let scenario = Rc::new(scenario);
-    match ready {
-        true => Status::Running {
-            scenario,
-            progress: None,
-        },
-        false => Status::Loading { scenario },
-    }
-}
-
-/// The module a component talks to: the one it has, unless that one failed, else a new one (the
-/// spare when there is one). What it says goes to `onheard`.
-pub(crate) fn module_for(
-    slot: &mut Option<Module>,
-    onheard: Callback<Heard>,
-) -> (&Module, Readiness) {
-    if slot
-        .as_ref()
-        .is_none_or(|module| matches!(module.readiness(), Readiness::Failed(_)))
-    {
-        *slot = Some(worker_module::take());
-    }
-    let module = slot.as_ref().expect("a module was just put there");
-    module.listen(onheard);
-    let readiness = module.readiness();
-    (module, readiness)
 }
 
 #[component]
@@ -151,24 +35,7 @@ pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
         let module = module.clone();
         let scenario = props.scenario.clone();
         let budget = props.budget.clone();
-        Callback::from(move |_: MouseEvent| {
-            let dispatcher = status.dispatcher();
-            let onheard =
-                Callback::from(move |heard| dispatcher.dispatch(ExploreAction::Heard(heard)));
-            let mut slot = module.borrow_mut();
-            let (module, readiness) = module_for(&mut slot, onheard);
-            module.send(&Request::Explore {
-                scenario: WholeScenario::of(&scenario),
-                budget: (&budget).into(),
-            });
-            status.dispatch(ExploreAction::Start {
-                scenario: scenario.clone(),
-                ready: readiness == Readiness::Ready,
-            });
-            if let Readiness::Failed(words) = readiness {
-                status.dispatch(ExploreAction::Heard(Heard::Failed(words)));
-            }
-        })
+        Callback::from(move |_: MouseEvent| search(&status, &module, &scenario, &budget))
     };
     let oncancel = {
         let status = status.clone();

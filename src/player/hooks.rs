@@ -47,16 +47,27 @@ fn input_type(element: &web_sys::Element) -> String {
     }
 }
 
-/// The learner is typing in a field, or moving a slider or a list: keys are theirs, not
-/// shortcuts. A checkbox or a button leaves the shortcuts alone.
+/// The learner is typing in a field, or moving a slider or a list, or a block on a build task's
+/// board (anything inside `data-keys="own"`): keys are theirs, not shortcuts. A checkbox or a
+/// button leaves the shortcuts alone.
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
-    target(event).is_some_and(|element| match element.tag_name().as_str() {
-        "TEXTAREA" | "SELECT" => true,
-        "INPUT" => !matches!(
-            input_type(&element).as_str(),
-            "checkbox" | "radio" | "button" | "submit"
-        ),
-        _ => false,
+    let owns = |element: &web_sys::Element| {
+        element
+            .closest("[data-keys=\"own\"]")
+            .ok()
+            .flatten()
+            .is_some()
+    };
+    target(event).is_some_and(|element| {
+        owns(&element)
+            || match element.tag_name().as_str() {
+                "TEXTAREA" | "SELECT" => true,
+                "INPUT" => !matches!(
+                    input_type(&element).as_str(),
+                    "checkbox" | "radio" | "button" | "submit"
+                ),
+                _ => false,
+            }
     })
 }
 

@@ -91,7 +91,10 @@ pub fn Lab(props: &LabProps) -> Html {
         true => designs
             .iter()
             .zip(&traces)
-            .map(|(design, trace)| (design.label.clone(), design.kind, Rc::clone(trace)))
+            .map(|(design, trace)| match player.outcome_hidden() {
+                true => (String::new(), None, Rc::clone(trace)),
+                false => (design.label.clone(), design.kind, Rc::clone(trace)),
+            })
             .collect(),
     };
     let starts: Vec<u32> = (0..designs.len())
@@ -107,7 +110,10 @@ pub fn Lab(props: &LabProps) -> Html {
             }
             if several {
                 <VariantBar
-                    variants={designs.iter().map(|design| (design.label.clone(), design.kind)).collect::<Vec<_>>()}
+                    variants={designs.iter().map(|design| match player.outcome_hidden() {
+                        true => (String::new(), None),
+                        false => (design.label.clone(), design.kind),
+                    }).collect::<Vec<_>>()}
                     current={variant as u32}
                     custom={player.custom().map(|(index, _)| index as u32)}
                     {starts}

@@ -5,7 +5,7 @@
 //!
 //! ```ignore
 //! let designs = use_memo(lesson_id, |_| Design::of_lesson(&lesson));  // or vec![Design::free(..)]
-//! let player = use_player(designs, Setup { custom: None, frame: 0 });
+//! let player = use_player(designs, Setup::default());
 //! html! { <Lab player={player.clone()} name="my-file-prefix" /> }
 //! ```
 //!

@@ -91,6 +91,8 @@ pub struct Setup {
     pub custom: Option<(usize, Scenario)>,
     /// The frame to show (0-based; clamped to the last).
     pub frame: u32,
+    /// The board of the build task of the part shown (0-based), as the learner left it.
+    pub board: Option<(usize, lab_engine::Program)>,
 }
 
 /// Everything the player does.
@@ -132,6 +134,8 @@ pub enum PlayerAction {
     Answer(usize),
     /// The learner chose not to predict the part that holds Next back, and moves on.
     SkipPrediction,
+    /// The board of the build task of the part shown, as the learner arranged it.
+    SetBoard(lab_engine::Program),
 }
 
 /// The player's state.
@@ -161,6 +165,8 @@ pub struct PlayerState {
     predictions: BTreeMap<usize, Prediction>,
     /// The part whose prediction holds Next back, after the learner pressed it.
     held: Option<usize>,
+    /// A build task's board, and the part (0-based) it belongs to.
+    board: Option<(usize, lab_engine::Program)>,
 }
 
 impl PlayerState {
@@ -197,6 +203,7 @@ impl PlayerState {
             parts: Rc::new(Vec::new()),
             predictions: BTreeMap::new(),
             held: None,
+            board: None,
         };
         match state.error {
             Some(_) => state,
@@ -217,9 +224,20 @@ impl PlayerState {
         self
     }
 
-    /// The part shown at the current frame: the last that starts at or before it.
+    /// The part shown at the current frame: the last that starts at or before it; but while the
+    /// learner's own program for a build task runs in its design, that task's part, wherever in
+    /// the run the player is.
     pub fn part(&self) -> Option<usize> {
         let here = self.located();
+        if let (Some((part, _)), Some((variant, _, _))) = (&self.board, &self.custom) {
+            let own = self
+                .parts
+                .get(*part)
+                .is_some_and(|part| part.variant == here.0);
+            if own && *variant == here.0 {
+                return Some(*part);
+            }
+        }
         self.parts
             .iter()
             .rposition(|part| (part.variant, part.at) <= here)
@@ -306,7 +324,19 @@ impl PlayerState {
                 .custom()
                 .map(|(variant, scenario)| (variant, scenario.clone())),
             frame: self.frame,
+            board: self
+                .board()
+                .and_then(|board| Some((self.part()?, board.clone()))),
         }
+    }
+
+    /// The board of the part shown, if the learner has one there.
+    pub fn board(&self) -> Option<&lab_engine::Program> {
+        let part = self.part()?;
+        self.board
+            .as_ref()
+            .filter(|(own, _)| *own == part)
+            .map(|(_, board)| board)
     }
 
     pub fn playing(&self) -> bool {
@@ -342,9 +372,17 @@ impl PlayerState {
         self.from_link
     }
 
+    /// Whether the part shown waits for a prediction: until it is answered or skipped, nothing
+    /// on the page states the outcome (a design's label and kind, where an invariant breaks).
+    pub fn outcome_hidden(&self) -> bool {
+        self.waiting().is_some()
+    }
+
     /// Frames worth a marker on the scrubber: every fault, where each design first breaks, and
-    /// where each design after the first starts.
+    /// where each design after the first starts; while a prediction waits, no break and no
+    /// design's label.
     pub fn markers(&self) -> Vec<(u32, String)> {
+        let hidden = self.outcome_hidden();
         let several = self.designs.len() > 1;
         let mut markers = Vec::new();
         for (index, trace) in self.traces().iter().enumerate() {
@@ -361,17 +399,18 @@ impl PlayerState {
                     ));
                 }
             }
-            if let Some(broken) = trace.first_broken() {
+            if let Some(broken) = trace.first_broken().filter(|_| !hidden) {
                 markers.push((
                     self.frames.frame(index, broken),
                     format!("invariant broken{design}"),
                 ));
             }
             if index > 0 {
-                markers.push((
-                    self.frames.start_of(index),
-                    format!("{} starts", self.designs[index].label),
-                ));
+                let name = match hidden {
+                    true => format!("design {}", index + 1),
+                    false => self.designs[index].label.clone(),
+                };
+                markers.push((self.frames.start_of(index), format!("{name} starts")));
             }
         }
         markers.sort();
@@ -447,6 +486,9 @@ impl PlayerState {
             false => frame,
         });
         state.playing = false;
+        if let Some((part, board)) = setup.board {
+            state.board = (part < state.parts.len()).then_some((part, board));
+        }
         state
     }
 }
@@ -556,6 +598,10 @@ impl Reducible for PlayerState {
                 state
             }
             PlayerAction::Apply(scenario) => state.change(scenario),
+            PlayerAction::SetBoard(board) => {
+                state.board = state.part().map(|part| (part, board));
+                state
+            }
             PlayerAction::Answer(part) => {
                 state.predictions.insert(part, Prediction::Answered);
                 if state.held == Some(part) {

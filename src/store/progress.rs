@@ -35,6 +35,24 @@ pub struct Progress {
     /// when none was asked yet; older builds ignore it, so the format version is unchanged.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub predictions: BTreeMap<String, Predictions>,
+    /// Each build task's board as the learner left it, by lesson and 1-based part. Absent when
+    /// none was touched; older builds ignore it, so the format version is unchanged.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub boards: BTreeMap<String, BTreeMap<u32, BoardProgress>>,
+}
+
+/// A build task's board: the lines placed, the hints shown, and whether a check found the
+/// program holding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardProgress {
+    pub board: lab_engine::Program,
+    #[serde(default)]
+    pub hints: u32,
+    #[serde(default)]
+    pub solved: bool,
+    /// When it was saved, in milliseconds since 1970: a merge keeps the newer board.
+    #[serde(default)]
+    pub saved_ms: u64,
 }
 
 /// The parts of one lesson (1-based) whose prediction the learner answered, and those they
@@ -68,6 +86,7 @@ impl Default for Progress {
             last: None,
             last_ms: None,
             predictions: BTreeMap::new(),
+            boards: BTreeMap::new(),
         }
     }
 }
@@ -145,7 +164,66 @@ impl Progress {
             let answered = ours.answered.clone();
             ours.skipped.retain(|part| !answered.contains(part));
         }
+        for (id, theirs) in &other.boards {
+            if !next.boards.contains_key(id) && next.boards.len() >= LESSONS_MAX as usize {
+                continue;
+            }
+            let ours = next.boards.entry(id.clone()).or_default();
+            for (&part, board) in theirs {
+                match ours.get_mut(&part) {
+                    None => {
+                        ours.insert(part, board.clone());
+                    }
+                    Some(mine) => {
+                        // The newer board, solved if either side solved it, with every hint
+                        // either side saw.
+                        let (solved, hints) =
+                            (mine.solved || board.solved, mine.hints.max(board.hints));
+                        if board.saved_ms > mine.saved_ms {
+                            *mine = board.clone();
+                        }
+                        mine.solved = solved;
+                        mine.hints = hints;
+                    }
+                }
+            }
+        }
         next
+    }
+
+    /// The progress after the learner left the board of `part` (1-based) of `lesson` as
+    /// `board` says, or `None` when that changes nothing or cannot be kept.
+    pub fn boarded(&self, lesson: &str, part: u32, board: BoardProgress) -> Option<Progress> {
+        let before = self.boards.get(lesson);
+        let countable = (1..=STEPS_MAX).contains(&part)
+            && id_fits(lesson)
+            && (before.is_some() || self.boards.len() < LESSONS_MAX as usize);
+        let same = before
+            .and_then(|parts| parts.get(&part))
+            .is_some_and(|known| {
+                known.board == board.board
+                    && known.hints == board.hints
+                    && known.solved == board.solved
+            });
+        if !countable || same {
+            return None;
+        }
+        let mut next = self.clone();
+        let entry = next.boards.entry(lesson.to_string()).or_default();
+        let solved = entry.get(&part).is_some_and(|known| known.solved) || board.solved;
+        let hints = entry
+            .get(&part)
+            .map_or(0, |known| known.hints)
+            .max(board.hints);
+        entry.insert(
+            part,
+            BoardProgress {
+                solved,
+                hints,
+                ..board
+            },
+        );
+        Some(next)
     }
 
     /// The progress after the learner answered (or skipped) the prediction of `part` (1-based) in
@@ -204,6 +282,20 @@ impl Versioned for Progress {
             if !id_fits(id) || outside {
                 return Err(format!(
                     "the predictions of lesson \"{}\" name an empty or too long id, or a part outside 1 to {STEPS_MAX}",
+                    quote(id)
+                ));
+            }
+        }
+        if self.boards.len() > LESSONS_MAX as usize {
+            return Err(format!(
+                "it keeps boards for {} lessons, and the lab keeps at most {LESSONS_MAX}",
+                self.boards.len()
+            ));
+        }
+        for (id, parts) in &self.boards {
+            if !id_fits(id) || parts.keys().any(|part| !(1..=STEPS_MAX).contains(part)) {
+                return Err(format!(
+                    "the boards of lesson \"{}\" name an empty or too long id, or a part outside 1 to {STEPS_MAX}",
                     quote(id)
                 ));
             }

@@ -42,6 +42,12 @@ pub enum AppAction {
         part: u32,
         skipped: bool,
     },
+    /// The learner changed a build task's board (of `part`, 1-based), saw a hint, or solved it.
+    Boarded {
+        lesson: String,
+        part: u32,
+        board: super::progress::BoardProgress,
+    },
     SetTheme(Theme),
     TogglePresenter,
     SetSpeed(Speed),
@@ -122,6 +128,14 @@ impl Reducible for AppState {
                 part,
                 skipped,
             } => match self.progress.predicted(&lesson, part, skipped) {
+                Some(progress) => self.with_progress(progress),
+                None => self,
+            },
+            AppAction::Boarded {
+                lesson,
+                part,
+                board,
+            } => match self.progress.boarded(&lesson, part, board) {
                 Some(progress) => self.with_progress(progress),
                 None => self,
             },

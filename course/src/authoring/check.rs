@@ -68,75 +68,8 @@ pub fn explore_text(explore: &Explore) -> String {
 pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
     let mut problems = Vec::new();
     let name = &variant.id;
-    let last = trace.state_at(trace.len());
-    let expect = &variant.expect;
-    let mut want = |field: &str, expected: String, actual: String| {
-        if expected != actual {
-            problems.push(format!(
-                "variant \"{name}\": expected {field} = {expected}, but the run gives {actual}"
-            ));
-        }
-    };
-    for (worker, results) in &expect.results {
-        let actual = trace
-            .results()
-            .into_iter()
-            .find(|(name, _)| name == worker)
-            .map(|(_, results)| format!("{results:?}"))
-            .unwrap_or_else(|| "no such worker".into());
-        want(&format!("results.{worker}"), format!("{results:?}"), actual);
-    }
-    if let Some(count) = expect.provider_records {
-        want(
-            "provider_records",
-            count.to_string(),
-            last.provider.len().to_string(),
-        );
-    }
-    if let Some(count) = expect.table_rows {
-        want(
-            "table_rows",
-            count.to_string(),
-            last.table.rows.len().to_string(),
-        );
-    }
-    if let Some(count) = expect.model_calls {
-        want(
-            "model_calls",
-            count.to_string(),
-            last.model_calls.to_string(),
-        );
-    }
-    if let Some(count) = expect.deepest_calls {
-        want(
-            "deepest_calls",
-            count.to_string(),
-            last.deepest_calls.to_string(),
-        );
-    }
-    for (sink, count) in &expect.effects {
-        let actual = last
-            .effects
-            .iter()
-            .filter(|effect| &effect.sink == sink)
-            .count();
-        want(
-            &format!("effects.{sink}"),
-            count.to_string(),
-            actual.to_string(),
-        );
-    }
-    for (op, status) in &expect.journal {
-        let actual = last
-            .journal
-            .get(op.as_str())
-            .map(|job| job.status.name())
-            .unwrap_or("no row");
-        want(
-            &format!("journal.{op}"),
-            status.name().to_string(),
-            actual.to_string(),
-        );
+    for unmet in variant.expect.unmet(trace) {
+        problems.push(format!("variant \"{name}\": {unmet}"));
     }
     if trace.stop == lab_engine::Stop::StepCap {
         problems.push(format!(
@@ -154,7 +87,7 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
         .iter()
         .filter(|verdict| verdict.broken_at.is_some())
         .collect();
-    for (id, where_) in &expect.breaks {
+    for (id, where_) in &variant.expect.breaks {
         let invariant: Invariant = match by_name("invariant", id) {
             Ok(invariant) => invariant,
             Err(message) => {

@@ -98,10 +98,12 @@ pub(crate) enum TryFile {
     Until(UntilFile),
     Choose(ChooseFile),
     FindLine(FindLineFile),
+    Build(Box<BuildFile>),
 }
 
 /// The keys that name a task's kind, in the order the format documents them.
-pub(crate) const TASK_KINDS: [&str; 5] = ["switch", "inject", "until", "choose", "find_line"];
+pub(crate) const TASK_KINDS: [&str; 6] =
+    ["switch", "inject", "until", "choose", "find_line", "build"];
 
 impl TryFrom<toml::Table> for TryFile {
     type Error = String;
@@ -133,6 +135,7 @@ impl TryFrom<toml::Table> for TryFile {
             "inject" => TryFile::Inject(value.try_into().map_err(read)?),
             "until" => TryFile::Until(value.try_into().map_err(read)?),
             "choose" => TryFile::Choose(value.try_into().map_err(read)?),
+            "build" => TryFile::Build(Box::new(value.try_into().map_err(read)?)),
             _ => TryFile::FindLine(value.try_into().map_err(read)?),
         })
     }
@@ -194,6 +197,58 @@ pub(crate) struct TaskOptionFile {
     pub(crate) policy: Option<lab_engine::Policy>,
     pub(crate) correct: bool,
     pub(crate) explain: String,
+}
+
+/// `[steps.try]` with `build = "..."`: a Parsons board whose arrangement the explorer judges.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BuildFile {
+    /// What to build (inline Markdown).
+    pub(crate) build: String,
+    /// The bank: every block on offer beyond the starting lines, the right ones and the
+    /// distractors (a block listed twice is offered twice).
+    pub(crate) blocks: Vec<lab_engine::Block>,
+    /// The lines on the board at the start, in the program's text form; a line ending in
+    /// `# locked` cannot be moved, indented or taken away. Default: an empty board.
+    #[serde(default)]
+    pub(crate) start: String,
+    /// A program that holds (the text form): the answer.
+    pub(crate) reference: String,
+    /// The invariants that must hold, by id. Default: every invariant.
+    #[serde(default)]
+    pub(crate) goal: Vec<String>,
+    /// The faults under which they must hold. Default: the design's own `explore`.
+    #[serde(default)]
+    pub(crate) explore: Option<crate::model::Explore>,
+    /// What the program's own run must still do (the form of a variant's `expect`). Default:
+    /// nothing more than holding.
+    #[serde(default)]
+    pub(crate) expect: crate::model::Expect,
+    /// The most arrangements the checker explores; a task with more is refused. Default 10,000.
+    #[serde(default = "arrangements_max")]
+    pub(crate) arrangements: u32,
+    /// Known wrong arrangements, each with the misconception it shows.
+    #[serde(default)]
+    pub(crate) wrong: Vec<WrongFile>,
+    /// The author's own hints (inline Markdown), shown one at a time before the answer.
+    #[serde(default)]
+    pub(crate) hints: Vec<String>,
+}
+
+fn arrangements_max() -> u32 {
+    10_000
+}
+
+/// `[[steps.try.wrong]]`: an arrangement that breaks, and what it shows.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WrongFile {
+    /// The program, in the text form.
+    pub(crate) program: String,
+    /// The misconception, in a few words.
+    pub(crate) misconception: String,
+    /// What the learner reads when their program is this one (inline Markdown).
+    pub(crate) message: String,
 }
 
 /// `try = { find_line = "key = uuid4()", explain = "..." }`: the text of the wrong line.

@@ -33,7 +33,7 @@ pub(crate) struct Compiled {
     pub id_at: LessonError,
     /// Each prerequisite's place, in order, with an empty message.
     pub prerequisites_at: Vec<LessonError>,
-    pub warning: Option<LessonError>,
+    pub warnings: Vec<LessonError>,
 }
 
 /// Loads, checks and compiles every lesson under `dir`. Returns every error found, not only the
@@ -48,6 +48,9 @@ pub struct Checks {
     /// Run the exhaustive explorer on every variant within its `explore` budget: a safe design
     /// must break no invariant in any schedule, an unsafe one must break one in some schedule.
     pub explore: bool,
+    /// Explore every build task: its reference, its wrong arrangements and every arrangement
+    /// (a fraction of `explore`'s cost: `lab tasks` prints their figures). Implied by `explore`.
+    pub build: bool,
 }
 
 /// `load`, with the costlier checks chosen (`lab check` runs the explorer; the app's build does
@@ -82,7 +85,7 @@ pub fn load_with(dir: &Path, checks: Checks) -> Result<Loaded, Vec<LessonError>>
         {
             Ok(compiled) => {
                 traces.insert(compiled.lesson.id.clone(), compiled.traces);
-                warnings.extend(compiled.warning);
+                warnings.extend(compiled.warnings);
                 written.insert(
                     compiled.lesson.file.clone(),
                     (compiled.id_at, compiled.prerequisites_at),
@@ -259,7 +262,16 @@ fn compile(
             "a lesson needs at least one [[variants]] entry".into(),
         ));
     }
-    let steps = compile_steps(path, text, &file, &variants, &traces, &mut errors);
+    let mut warnings = Vec::new();
+    let steps = compile_steps(
+        path,
+        text,
+        &file,
+        (&variants, &traces),
+        checks.explore || checks.build,
+        &mut errors,
+        &mut warnings,
+    );
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -271,9 +283,11 @@ fn compile(
         .iter()
         .map(|prerequisite| place(prerequisite.span().start))
         .collect();
-    let warning = estimate(&file)
-        .off(*file.minutes.get_ref())
-        .map(|message| at(path, text, file.minutes.span().start, message));
+    warnings.extend(
+        estimate(&file)
+            .off(*file.minutes.get_ref())
+            .map(|message| at(path, text, file.minutes.span().start, message)),
+    );
     let lesson = Lesson {
         id: file.id.into_inner(),
         title: file.title,
@@ -293,7 +307,7 @@ fn compile(
         traces,
         id_at,
         prerequisites_at,
-        warning,
+        warnings,
     })
 }
 

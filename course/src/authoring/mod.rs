@@ -7,13 +7,15 @@
 //! 1. [`error`] (a problem and its place in a file), [`files`] (the file formats, the manifest's
 //!    name), [`markdown`] (rendering and safe addresses).
 //! 2. [`cursor`] (a step's place in a trace), [`minutes`] (the honest length).
-//! 3. [`task`] (what a step asks the learner to do, each task kind held to the outcome it
-//!    promises).
-//! 4. [`steps`] (each step compiled: its place, questions, addresses and task).
-//! 5. [`check`] (each variant against its kind, expectations and explore budget; the course's
+//! 3. [`check`] (each variant against its kind, expectations and explore budget; the course's
 //!    order and prerequisites).
+//! 4. [`task`] (what a step asks the learner to do, each task kind held to the outcome it
+//!    promises), then [`build`] (a build task: its Parsons board, its reference, its wrong
+//!    arrangements and every arrangement explored).
+//! 5. [`steps`] (each step compiled: its place, questions, addresses and task).
 //! 6. [`load`] (reading the files, running each variant, and all of the above in turn).
 
+mod build;
 mod check;
 mod cursor;
 mod error;
@@ -24,6 +26,7 @@ mod minutes;
 mod steps;
 mod task;
 
+pub use build::HOLD_SHARE_WARNING_PERCENT;
 pub use check::{check_explored, check_variant, explore_text};
 pub use error::LessonError;
 pub use files::MANIFEST;

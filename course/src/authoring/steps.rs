@@ -5,9 +5,10 @@ use std::path::Path;
 
 use lab_engine::Trace;
 
+use super::build::compile_build;
 use super::cursor::resolve;
 use super::error::{at, LessonError};
-use super::files::{LessonFile, StepFile};
+use super::files::{LessonFile, StepFile, TryFile};
 use super::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 use super::task::{compile_task, Here};
 use crate::model::{Choice, Question, Step, Variant};
@@ -17,9 +18,10 @@ pub(crate) fn compile_steps(
     path: &Path,
     text: &str,
     file: &LessonFile,
-    variants: &[Variant],
-    traces: &[Trace],
+    (variants, traces): (&[Variant], &[Trace]),
+    explore: bool,
     errors: &mut Vec<LessonError>,
+    warnings: &mut Vec<LessonError>,
 ) -> Vec<Step> {
     if file.steps.is_empty() {
         errors.push(at(
@@ -89,9 +91,21 @@ pub(crate) fn compile_steps(
                         trace: &traces[variant],
                         cursor,
                         next,
+                        explore,
+                        seed: lab_engine::fnv1a(&format!("{}/{number}", file.id.get_ref())),
                     };
-                    match compile_task(try_it.get_ref(), step, &here) {
-                        Ok(task) => Some(task),
+                    let compiled = match try_it.get_ref() {
+                        TryFile::Build(build) => compile_build(build, &here),
+                        other => compile_task(other, step, &here).map(|task| (task, Vec::new())),
+                    };
+                    match compiled {
+                        Ok((task, found)) => {
+                            for warning in found {
+                                let message = format!("step \"{}\": try: {warning}", step.title);
+                                warnings.push(at(path, text, try_it.span().start, message));
+                            }
+                            Some(task)
+                        }
                         Err(message) => {
                             let message = format!("step \"{}\": try: {message}", step.title);
                             errors.push(at(path, text, try_it.span().start, message));

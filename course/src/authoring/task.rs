@@ -21,9 +21,15 @@ pub(crate) struct Here<'a> {
     pub(crate) trace: &'a Trace,
     pub(crate) cursor: u32,
     pub(crate) next: Option<(u32, u32)>,
+    /// The costlier checks run (`lab check`): a build task's arrangements are explored.
+    pub(crate) explore: bool,
+    /// Drawn from the lesson and the step: what a task shuffles, it shuffles the same way each
+    /// time the course is built.
+    pub(crate) seed: u64,
 }
 
-/// The step's task, compiled and checked against the engine.
+/// The step's task, compiled and checked against the engine (a build task has its own module,
+/// `build`, above this one).
 pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Result<Task, String> {
     match file {
         TryFile::Flip(flip) => {
@@ -73,6 +79,7 @@ pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Resu
         }
         TryFile::Choose(choose) => compile_choose(choose, here),
         TryFile::FindLine(find) => compile_find_line(find, here),
+        TryFile::Build(_) => Err("a build task is compiled by build::compile_build".into()),
     }
 }
 
