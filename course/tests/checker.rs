@@ -40,9 +40,12 @@ fn the_unedited_lesson_passes() {
 #[test]
 fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
     let dir = course_with("try", |text| {
-        text.replace(
-            "try = { switch = \"reconcile\", on = true, expect = \"holds\" }",
-            "try = { switch = \"trust_not_found\", on = false, expect = \"holds\" }",
+        let blind = "variant = \"blind\"\nat = \"end\"\n";
+        assert!(text.contains(blind), "lesson 01 has a step on the blind design");
+        text.replacen(
+            blind,
+            &format!("{blind}try = {{ switch = \"trust_not_found\", on = false, expect = \"holds\" }}\n"),
+            1,
         )
     });
     let found = errors(&dir);
@@ -366,10 +369,9 @@ fn only_the_correct_design_may_keep_the_promise() {
     // Both a lookup and the provider's dedup keep lesson 01's blind design from breaking.
     let choose = "try = { choose = \"Which fix?\", options = [{ label = \"Look it up\", switch = \"reconcile\", on = true, correct = true, explain = \"x\" }, { label = \"Deduplicate\", switch = \"provider_dedup\", on = true, correct = false, explain = \"x\" }] }";
     let dir = course_with("choose-two", |text| {
-        text.replace(
-            "try = { switch = \"reconcile\", on = true, expect = \"holds\" }",
-            choose,
-        )
+        let blind = "variant = \"blind\"\nat = \"end\"\n";
+        assert!(text.contains(blind), "lesson 01 has a step on the blind design");
+        text.replacen(blind, &format!("{blind}{choose}\n"), 1)
     });
     one_error_containing(&errors(&dir), "is marked wrong, but its run also shows");
 }
