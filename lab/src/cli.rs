@@ -55,6 +55,10 @@ pub struct RunArgs {
     /// Set a design switch before running, as the app's switches do (repeatable).
     #[arg(long = "switch", value_name = "NAME=on|off", value_parser = switch_position)]
     pub switches: Vec<(Switch, bool)>,
+    /// Print the program each design runs, in the text form a build task's `start`,
+    /// `reference` and `wrong` use, instead of running it.
+    #[arg(long, conflicts_with = "json")]
+    pub program: bool,
 }
 
 #[derive(Debug, Args)]

@@ -76,7 +76,31 @@ pub fn tasks(dir: &Path) -> ExitCode {
                 .questions
                 .iter()
                 .any(|question| question.kind == lab_course::QuestionKind::Predict);
+            // A build task's blocks as the board words them (the code's last line), so a
+            // browser test finds each block by the name a person reads.
+            let texts: serde_json::Map<String, serde_json::Value> = match task {
+                lab_course::Task::Build(build) => {
+                    let scenario = &lesson.variants[step.variant as usize].scenario;
+                    let lines = build.reference.lines.iter().map(|line| line.block);
+                    let wrong = build.wrong.iter().flat_map(|wrong| &wrong.program.lines);
+                    build
+                        .blocks
+                        .iter()
+                        .copied()
+                        .chain(build.start.iter().map(|placed| placed.block))
+                        .chain(lines)
+                        .chain(wrong.map(|line| line.block))
+                        .map(|block| {
+                            let text = lab_engine::block_text(block, scenario);
+                            let last = text.rsplit('\n').next().unwrap_or_default().to_string();
+                            (block.name().to_string(), last.into())
+                        })
+                        .collect()
+                }
+                _ => serde_json::Map::new(),
+            };
             let line = serde_json::json!({
+                "texts": texts,
                 "lesson": lesson.id,
                 "part": index + 1,
                 "title": step.title,

@@ -24,6 +24,16 @@ pub fn run(args: RunArgs) -> ExitCode {
         for &(switch, on) in &args.switches {
             scenario = switch.set(&scenario, on);
         }
+        if args.program {
+            let program = scenario
+                .program
+                .clone()
+                .unwrap_or_else(|| scenario.workflow.design_program(&scenario));
+            if print_program(&name, &program).is_err() {
+                return ExitCode::SUCCESS;
+            }
+            continue;
+        }
         let trace = match Engine::run(scenario) {
             Ok(trace) => trace,
             Err(error) => return report(&[at_start(&args.file, error.to_string())]),
@@ -41,6 +51,13 @@ pub fn run(args: RunArgs) -> ExitCode {
     // Exit 0 whether invariants broke or not: a broken invariant is a finding about the design,
     // not a failure of the tool.
     ExitCode::SUCCESS
+}
+
+/// `# name`, then the program's text form.
+fn print_program(name: &str, program: &lab_engine::Program) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "# {name}")?;
+    write!(out, "{}", program.text())
 }
 
 /// One line: `{"name":..,"trace":..,"text":..}`.
