@@ -254,6 +254,10 @@ pub enum Task {
     /// Build the design: arrange blocks from a bank into a program (a Parsons board), then
     /// check it against every schedule of faults within the budget.
     Build(Box<Build>),
+    /// Hunt for the fault that beats the design: the learner picks where one fault strikes (an
+    /// action of the design's own run, and which occurrence of it) and which fault, and the task
+    /// is met when an invariant breaks.
+    Hunt(Box<Hunt>),
     /// Pick the line of the code panel that is wrong.
     FindLine {
         /// The text of that line, as the code panel shows it for the step's design.
@@ -261,6 +265,49 @@ pub enum Task {
         /// Why it is wrong; shown once the learner picks it.
         explain_html: String,
     },
+}
+
+/// A hunt: the places the learner may strike, each with the faults on offer there, and what
+/// counts as found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hunt {
+    /// What to find, as plain text and as inline HTML.
+    pub prompt: String,
+    pub prompt_html: String,
+    /// Every fault point of the design's own run (an action and its occurrence), each with the
+    /// faults of the hunt's kinds that can strike there, in the run's order.
+    pub points: Vec<lab_engine::FaultPoint>,
+    /// The invariant that must break; without one, any.
+    pub breaks: Option<lab_engine::Invariant>,
+    /// Why it breaks, shown once the learner has found a placement that does (inline HTML).
+    pub explain_html: String,
+    /// The checker's figures: how many placements there are, and how many break.
+    pub placements: u32,
+    pub breaking: u32,
+}
+
+impl Hunt {
+    /// The fault rule of a placement: `fault` at the `nth` occurrence of `at`.
+    pub fn rule(
+        point: &lab_engine::FaultPoint,
+        fault: lab_engine::FaultKind,
+    ) -> lab_engine::FaultRule {
+        lab_engine::FaultRule {
+            fault,
+            at: point.at,
+            nth: Some(point.nth),
+            worker: None,
+            chance_permille: None,
+        }
+    }
+
+    /// Whether the run with a placement counts as found: the named invariant (or any) broken.
+    pub fn found(&self, trace: &lab_engine::Trace) -> bool {
+        match self.breaks {
+            None => trace.first_broken().is_some(),
+            Some(wanted) => trace.broken_by(trace.events.len() as u32).contains(&wanted),
+        }
+    }
 }
 
 /// A build task: the blocks on offer, where the learner starts, what must hold and under which

@@ -41,10 +41,15 @@ fn the_unedited_lesson_passes() {
 fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
     let dir = course_with("try", |text| {
         let blind = "variant = \"blind\"\nat = \"end\"\n";
-        assert!(text.contains(blind), "lesson 01 has a step on the blind design");
+        assert!(
+            text.contains(blind),
+            "lesson 01 has a step on the blind design"
+        );
         text.replacen(
             blind,
-            &format!("{blind}try = {{ switch = \"trust_not_found\", on = false, expect = \"holds\" }}\n"),
+            &format!(
+                "{blind}try = {{ switch = \"trust_not_found\", on = false, expect = \"holds\" }}\n"
+            ),
             1,
         )
     });
@@ -370,8 +375,48 @@ fn only_the_correct_design_may_keep_the_promise() {
     let choose = "try = { choose = \"Which fix?\", options = [{ label = \"Look it up\", switch = \"reconcile\", on = true, correct = true, explain = \"x\" }, { label = \"Deduplicate\", switch = \"provider_dedup\", on = true, correct = false, explain = \"x\" }] }";
     let dir = course_with("choose-two", |text| {
         let blind = "variant = \"blind\"\nat = \"end\"\n";
-        assert!(text.contains(blind), "lesson 01 has a step on the blind design");
+        assert!(
+            text.contains(blind),
+            "lesson 01 has a step on the blind design"
+        );
         text.replacen(blind, &format!("{blind}{choose}\n"), 1)
     });
     one_error_containing(&errors(&dir), "is marked wrong, but its run also shows");
+}
+
+#[test]
+fn a_hunt_must_have_something_to_find() {
+    // Lesson 01's hunt, with only faults the provider's deduplication survives.
+    let dir = course_with("hunt-nothing", |text| {
+        let kinds = "kinds = [\"lose_request\", \"lose_reply\", \"busy\", \"crash\", \"expire_key\", \"stale_lookup\"]";
+        assert!(text.contains(kinds), "lesson 01 has its hunt");
+        text.replace(kinds, "kinds = [\"lose_request\", \"busy\"]")
+    });
+    one_error_containing(&errors(&dir), "there is nothing to find");
+}
+
+#[test]
+fn a_hunt_starts_from_a_design_that_holds() {
+    let dir = course_with("hunt-broken", |text| {
+        let hunt = "[steps.try]\nhunt = ";
+        assert!(text.contains(hunt), "lesson 01 has its hunt");
+        text.replacen(
+            "variant = \"provider-dedup\"\nat = \"start\"",
+            "variant = \"blind\"\nat = \"end\"",
+            1,
+        )
+    });
+    one_error_containing(&errors(&dir), "a hunt starts from a design that holds");
+}
+
+#[test]
+fn a_hunt_offers_only_faults_of_its_workflow() {
+    let dir = course_with("hunt-stranger", |text| {
+        text.replace(
+            "\"expire_key\", \"stale_lookup\"]",
+            "\"expire_key\", \"claim_stale\"]",
+        )
+    });
+    let found = errors(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
 }

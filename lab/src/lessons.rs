@@ -27,6 +27,20 @@ pub fn check(dir: &Path) -> ExitCode {
                 .sum();
             for lesson in &loaded.course.lessons {
                 for (index, step) in lesson.steps.iter().enumerate() {
+                    if let Some(lab_course::Task::Hunt(hunt)) = &step.try_it {
+                        println!(
+                            "hunt: {} part {}: {} of {} placements of one fault break {}",
+                            lesson.id,
+                            index + 1,
+                            hunt.breaking,
+                            hunt.placements,
+                            hunt.breaks
+                                .map_or("an invariant".to_string(), |wanted| format!(
+                                    "\"{}\"",
+                                    wanted.statement()
+                                ))
+                        );
+                    }
                     if let Some(lab_course::Task::Build(build)) = &step.try_it {
                         if let Some(figures) = &build.figures {
                             println!(

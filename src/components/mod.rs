@@ -6,6 +6,7 @@ pub mod code_panel;
 pub mod compare;
 pub mod event_card;
 pub mod fields;
+pub mod hunt;
 pub mod invariants;
 pub mod narrative;
 pub mod progress_io;

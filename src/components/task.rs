@@ -52,7 +52,7 @@ fn outcome(expect: TryExpect) -> &'static str {
     }
 }
 
-fn ordinal(n: u32) -> String {
+pub(crate) fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
         (1, _) => "st",
@@ -182,6 +182,12 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 </>
             }
         }
+        Task::Hunt(_) => html! {
+            <>
+                { props.children.clone() }
+                if props.done { { done("Done: you found a fault that beats the design.".into()) } }
+            </>
+        },
         Task::Build(_) => html! {
             <>
                 { props.children.clone() }

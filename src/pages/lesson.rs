@@ -10,6 +10,7 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::board::BuildBoard;
+use crate::components::hunt::HuntBoard;
 use crate::components::narrative::Narrative;
 use crate::components::share::Share;
 use crate::components::task::TaskCard;
@@ -360,11 +361,60 @@ fn task_card(
                 scenario={Rc::new(written.clone())} task={task.clone()} />
         };
     }
+    if let Task::Hunt(hunt) = &task {
+        let extra: Vec<&lab_engine::FaultRule> = shown
+            .faults
+            .iter()
+            .filter(|rule| !written.faults.contains(rule))
+            .collect();
+        let placed = match (
+            extra.as_slice(),
+            shown.faults.len() == written.faults.len() + 1,
+        ) {
+            ([rule], true) => hunt
+                .points
+                .iter()
+                .position(|point| {
+                    lab_course::Hunt::rule(point, rule.fault) == **rule
+                        && point.faults.contains(&rule.fault)
+                })
+                .map(|point| (point, rule.fault)),
+            _ => None,
+        };
+        let trace = player.trace();
+        let found = placed
+            .filter(|_| hunt.found(&trace))
+            .and_then(|_| match hunt.breaks {
+                Some(wanted) => trace
+                    .verdicts
+                    .iter()
+                    .find(|verdict| verdict.invariant == wanted)
+                    .and_then(|verdict| verdict.broken_at),
+                None => trace.first_broken(),
+            });
+        let onstrike = {
+            let written = written.clone();
+            let hunt = Rc::new((**hunt).clone());
+            Callback::from(move |(point, fault): (usize, lab_engine::FaultKind)| {
+                let mut changed = written.clone();
+                changed
+                    .faults
+                    .push(lab_course::Hunt::rule(&hunt.points[point], fault));
+                dispatcher.dispatch(PlayerAction::Apply(changed));
+            })
+        };
+        let done = found.is_some();
+        return html! {
+            <TaskCard task={task.clone()} {done}>
+                <HuntBoard hunt={Rc::new((**hunt).clone())} shown={placed} {found} {onstrike} />
+            </TaskCard>
+        };
+    }
     let done = match &task {
         Task::Flip { switch, on, .. } => switch.get(shown) == *on,
         Task::Inject { fault, .. } => shown.faults.contains(fault),
         Task::Until { event, .. } => cursor >= *event && shown == written,
-        Task::Choose { .. } | Task::FindLine { .. } | Task::Build(_) => false,
+        Task::Choose { .. } | Task::FindLine { .. } | Task::Build(_) | Task::Hunt(_) => false,
     };
     let onact = {
         let task = task.clone();

@@ -19,7 +19,9 @@ import {
   waitForText,
   useSite,
   stepOn,
+  lessonFile,
 } from './support.js';
+import { courseTasks } from './board.js';
 
 describe('switches', () => {
   let origin;
@@ -35,14 +37,12 @@ describe('switches', () => {
   // Step N of the lesson is cursor N - 1 of design 1.
   const duplicateStep = brokenAt + 1;
   const total = steps(lesson);
-  // The first design with the provider's dedup on; then with the lookup too; the lookup alone.
+  // The first design with the provider's dedup on; then with the lookup too.
   const dedupOn = engineTraces(FILE, ['--switch', 'provider_dedup=on'])[0];
   const bothOn = engineTraces(FILE, ['--switch', 'provider_dedup=on', '--switch', 'reconcile=on'])[0];
-  const reconcileOn = engineTraces(FILE, ['--switch', 'reconcile=on'])[0];
   const others = lesson.slice(1);
   const totalDedup = steps([dedupOn, ...others]);
   const totalBoth = steps([bothOn, ...others]);
-  const totalReconcile = steps([reconcileOn, ...others]);
 
   // OP-002 is the operation whose reply is lost: the blind design reserves it twice.
   const provider = async (page) => (await readRecordRow(page, 'OP-002'))['Provider records'];
@@ -86,18 +86,21 @@ describe('switches', () => {
     await close();
   });
 
-  it("a step's task (flip this switch) is done with one button and does what the lesson says", async () => {
+  it("a step's task (flip this switch) is done with one button, and the lab's switch shows it", async () => {
+    // The course's first flip task, from the checker: its lesson, part and switch.
+    const part = courseTasks().find((task) => task.task.flip);
+    assert.ok(part, 'the course has a flip task');
+    const traces = engineTraces(lessonFile(part.lesson));
+    const step = traces.slice(0, part.variant).reduce((sum, trace) => sum + trace.events.length + 1, 0) + part.at + 1;
     const { page, errors, close } = await newPage(browser);
-    await open(page, lessonUrl(origin, 'lost-reply', duplicateStep));
+    await open(page, lessonUrl(origin, part.lesson, step));
     const task = page.getByRole('group', { name: 'Try it' });
-    // The lesson's task: the lookup alone, with the provider's dedup still off.
-    await task.getByText('Look the operation up before resubmitting').waitFor();
+    const named = (await task.getByRole('strong').first().textContent()).trim();
+    const lab = page.getByRole('switch', { name: new RegExp(named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+    assert.equal(await lab.isChecked(), !part.task.flip.on, `${part.lesson}: the switch starts as the design has it`);
     await task.getByRole('button', { name: 'Flip it for me' }).click();
-    await task.getByText('Done: in this run every invariant holds.').waitFor();
-    assert.equal((await provider(page)).value, '1: receipt-OP-002');
-    assert.equal(await page.getByRole('switch', { name: /Look the operation up before resubmitting/ }).isChecked(), true);
-    assert.equal(await page.getByRole('switch', { name: /Provider deduplicates by idempotency key/ }).isChecked(), false);
-    assert.match(await stepText(page), new RegExp(`^Step \\d+ of ${totalReconcile}$`));
+    await task.getByText(part.task.flip.expect === 'holds' ? 'Done: in this run every invariant holds.' : 'Done: in this run an invariant breaks.').waitFor();
+    assert.equal(await lab.isChecked(), part.task.flip.on, `${part.lesson}: the lab's switch is flipped`);
     assertNoErrors(errors);
     await close();
   });

@@ -99,11 +99,19 @@ pub(crate) enum TryFile {
     Choose(ChooseFile),
     FindLine(FindLineFile),
     Build(Box<BuildFile>),
+    Hunt(HuntFile),
 }
 
 /// The keys that name a task's kind, in the order the format documents them.
-pub(crate) const TASK_KINDS: [&str; 6] =
-    ["switch", "inject", "until", "choose", "find_line", "build"];
+pub(crate) const TASK_KINDS: [&str; 7] = [
+    "switch",
+    "inject",
+    "until",
+    "choose",
+    "find_line",
+    "build",
+    "hunt",
+];
 
 impl TryFrom<toml::Table> for TryFile {
     type Error = String;
@@ -136,6 +144,7 @@ impl TryFrom<toml::Table> for TryFile {
             "until" => TryFile::Until(value.try_into().map_err(read)?),
             "choose" => TryFile::Choose(value.try_into().map_err(read)?),
             "build" => TryFile::Build(Box::new(value.try_into().map_err(read)?)),
+            "hunt" => TryFile::Hunt(value.try_into().map_err(read)?),
             _ => TryFile::FindLine(value.try_into().map_err(read)?),
         })
     }
@@ -249,6 +258,20 @@ pub(crate) struct WrongFile {
     pub(crate) misconception: String,
     /// What the learner reads when their program is this one (inline Markdown).
     pub(crate) message: String,
+}
+
+/// `try = { hunt = "Find the fault that beats the tracker.", kinds = ["crash", "lose_reply"],
+/// breaks = "one_effect", explain = "..." }`: one fault, placed by the learner.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HuntFile {
+    pub(crate) hunt: String,
+    /// The fault kinds on offer; without them, every kind the workflow allows.
+    #[serde(default)]
+    pub(crate) kinds: Vec<lab_engine::FaultKind>,
+    #[serde(default)]
+    pub(crate) breaks: Option<String>,
+    pub(crate) explain: String,
 }
 
 /// `try = { find_line = "key = uuid4()", explain = "..." }`: the text of the wrong line.

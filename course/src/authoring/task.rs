@@ -7,9 +7,11 @@
 use lab_engine::{Contention, Engine, Invariant, Scenario, Trace};
 
 use super::cursor::point_event;
-use super::files::{ChooseFile, FindLineFile, InjectFile, StepFile, TaskOptionFile, TryFile};
+use super::files::{
+    ChooseFile, FindLineFile, HuntFile, InjectFile, StepFile, TaskOptionFile, TryFile,
+};
 use super::markdown::{inline_markdown, plain_text};
-use crate::model::{Change, QuestionKind, Task, TaskOption, TryExpect, Variant};
+use crate::model::{Change, Hunt, QuestionKind, Task, TaskOption, TryExpect, Variant};
 use crate::names::{by_name, name_of};
 
 /// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
@@ -79,6 +81,7 @@ pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Resu
         }
         TryFile::Choose(choose) => compile_choose(choose, here),
         TryFile::FindLine(find) => compile_find_line(find, here),
+        TryFile::Hunt(hunt) => compile_hunt(hunt, here),
         TryFile::Build(_) => Err("a build task is compiled by build::compile_build".into()),
     }
 }
@@ -266,6 +269,86 @@ fn check_policies(options: &[TaskOption], contention: &Contention) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// A hunt starts from a design that holds, offers every fault point of its own run with the
+/// faults of the hunt's kinds that strike there, and is fair: at least one placement breaks (the
+/// named invariant, when it names one). Every placement is run, and counted.
+fn compile_hunt(file: &HuntFile, here: &Here) -> Result<Task, String> {
+    let scenario = &here.variant.scenario;
+    if here.trace.first_broken().is_some() {
+        return Err("a hunt starts from a design that holds, but this design's own run already breaks an invariant".into());
+    }
+    if file.explain.trim().is_empty() {
+        return Err("a hunt needs an explain: why the fault it finds breaks the design".into());
+    }
+    let allowed: Vec<lab_engine::FaultKind> = scenario
+        .workflow
+        .fault_table()
+        .iter()
+        .flat_map(|(_, faults)| faults.iter().copied())
+        .collect();
+    if let Some(stranger) = file.kinds.iter().find(|kind| !allowed.contains(kind)) {
+        return Err(format!(
+            "kinds: {} cannot strike anywhere in this workflow",
+            stranger.name()
+        ));
+    }
+    let offered = |kind: &lab_engine::FaultKind| file.kinds.is_empty() || file.kinds.contains(kind);
+    let points: Vec<lab_engine::FaultPoint> = here
+        .trace
+        .fault_points
+        .iter()
+        .map(|point| lab_engine::FaultPoint {
+            at: point.at,
+            nth: point.nth,
+            faults: point
+                .faults
+                .iter()
+                .copied()
+                .filter(offered)
+                .collect::<Vec<_>>()
+                .into(),
+        })
+        .filter(|point| !point.faults.is_empty())
+        .collect();
+    let breaks = file.breaks.as_deref().map(invariant).transpose()?;
+    let mut hunt = Hunt {
+        prompt: plain_text(&file.hunt),
+        prompt_html: inline_markdown(&file.hunt),
+        points,
+        breaks,
+        explain_html: inline_markdown(&file.explain),
+        placements: 0,
+        breaking: 0,
+    };
+    for point in &hunt.points {
+        for &fault in point.faults.iter() {
+            let mut changed = scenario.clone();
+            changed.faults.push(Hunt::rule(point, fault));
+            let trace = Engine::run(changed).map_err(|error| {
+                format!(
+                    "{} at {} (occurrence {}) does not run: {error}",
+                    fault.name(),
+                    point.at.name(),
+                    point.nth
+                )
+            })?;
+            hunt.placements += 1;
+            hunt.breaking += u32::from(hunt.found(&trace));
+        }
+    }
+    if hunt.breaking == 0 {
+        return Err(format!(
+            "none of the {} placements of one fault breaks {}: there is nothing to find",
+            hunt.placements,
+            breaks.map_or("an invariant".to_string(), |invariant| format!(
+                "\"{}\"",
+                invariant.statement()
+            ))
+        ));
+    }
+    Ok(Task::Hunt(Box::new(hunt)))
 }
 
 fn compile_find_line(find: &FindLineFile, here: &Here) -> Result<Task, String> {
