@@ -669,3 +669,38 @@ fn a_link_cannot_ask_for_millions_of_records() {
         matches!(decode(&code), Err(ShareError::Invalid(message)) if message.contains("operations"))
     );
 }
+
+/// Every build task's reference and start, as a board in a link, come back whole: the board
+/// travels in postcard, where a program is its text form.
+#[test]
+fn a_board_in_a_link_round_trips() {
+    let mut boards = 0;
+    for lesson in &course().lessons {
+        for (part, step) in lesson.steps.iter().enumerate() {
+            let Some(lab_course::Task::Build(build)) = &step.try_it else {
+                continue;
+            };
+            let start = lab_engine::Program {
+                lines: build
+                    .start
+                    .iter()
+                    .map(|placed| lab_engine::Line {
+                        block: placed.block,
+                        depth: placed.depth,
+                    })
+                    .collect(),
+            };
+            for board in [build.reference.clone(), start] {
+                let shared = Shared::Built {
+                    part: part as u32,
+                    design: None,
+                    board,
+                };
+                let code = encode(&shared);
+                assert_eq!(decode(&code), Ok(shared), "{} part {}", lesson.id, part + 1);
+                boards += 1;
+            }
+        }
+    }
+    assert!(boards >= 2, "the course has build tasks");
+}

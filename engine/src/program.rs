@@ -423,9 +423,15 @@ impl Serialize for Program {
     }
 }
 
-/// Read from the text form, or from a list of lines in it.
+/// Read from the text form, or (in a human-readable format: TOML, JSON) from a list of lines in
+/// it. A binary format (postcard: share links, the worker's messages) cannot tell the two apart,
+/// so there it is the text form only.
 impl<'de> Deserialize<'de> for Program {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Program, D::Error> {
+        if !deserializer.is_human_readable() {
+            let text = String::deserialize(deserializer)?;
+            return Program::parse(&text).map_err(serde::de::Error::custom);
+        }
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Form {

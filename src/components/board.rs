@@ -260,8 +260,9 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         let onmove = grip_move(&drag, &drop_shown, &lines_ref, board.lines.len());
         let onup = grip_up(&drag, &drop_shown, &apply, board, scenario);
         html! {
-            <li class={classes!("board-line", is_selected.then_some("selected"), is_lifted.then_some("lifted"), is_locked.then_some("locked"), drop_here.then_some("drop-before"))}
-                style={format!("--depth: {}", line.depth)} data-line={index.to_string()}>
+            // The indentation is a class, not an inline style: the site's CSP allows no inline style.
+            <li class={classes!("board-line", format!("depth-{}", line.depth), is_selected.then_some("selected"), is_lifted.then_some("lifted"), is_locked.then_some("locked"), drop_here.then_some("drop-before"))}
+                data-line={index.to_string()}>
                 if is_locked {
                     <span class="grip" aria-hidden="true">{ "🔒" }</span>
                 } else {

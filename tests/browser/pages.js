@@ -2,7 +2,13 @@
 // state, each with the hash to open and `reach`, which brings the page to the state and waits
 // until it is there. New pages (sandbox, retries, explorer result, embed) are one entry more.
 
-import { stepper, waitForText } from './support.js';
+import { engineTraces, stepper, waitForText } from './support.js';
+
+// Lesson 01's build task shows where its first design breaks one_effect; its hunt at the start of
+// its second design. Steps from the engine's own traces, never typed by hand.
+const LOST_REPLY = engineTraces('lessons/01-lost-reply.toml');
+const BUILD_STEP = LOST_REPLY[0].verdicts.find((verdict) => verdict.invariant === 'one_effect').broken_at + 1;
+const HUNT_STEP = LOST_REPLY[0].events.length + 2;
 
 /** Waits for "Step K of N" and returns [K, N]. */
 async function stepNumbers(page) {
@@ -66,6 +72,24 @@ export const PAGES = [
       const line = page.getByRole('region', { name: 'Code' }).getByRole('button', { name: /^Line 3: / });
       await line.click();
       await page.getByRole('group', { name: 'Try it' }).getByRole('status').waitFor();
+    },
+  },
+  {
+    name: "a build task's board",
+    hash: `#/lesson/lost-reply/${BUILD_STEP}`,
+    reach: async (page) => {
+      await stepNumbers(page);
+      await page.getByRole('group', { name: 'Try it' }).getByRole('button', { name: 'Check my design' }).waitFor();
+    },
+  },
+  {
+    name: 'a hunt, after a placement that holds',
+    hash: `#/lesson/lost-reply/${HUNT_STEP}`,
+    reach: async (page) => {
+      await stepNumbers(page);
+      const task = page.getByRole('group', { name: 'Try it' });
+      await task.getByRole('button', { name: 'Strike here' }).click();
+      await task.getByRole('status').filter({ hasText: /^(It holds|Found it)/ }).waitFor();
     },
   },
   {

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 
 import {
   assertNoErrors,
+  courseLessonIds,
   engineTraces,
   launchBrowser,
   lessonFrames,
@@ -20,6 +21,7 @@ import {
   stopServer,
   waitForStep,
   stepOn,
+  useSite,
 } from './support.js';
 
 const LESSON = 'lost-reply';
@@ -277,6 +279,32 @@ describe('the lost-reply lesson, step by step', () => {
     assert.ok((await readInvariants(page)).every((invariant) => !invariant.broken), 'nothing is broken at its start');
     await designs.getByRole('button', { name: /Resubmit blindly/ }).click();
     await waitForStep(page, 1, total);
+    assertNoErrors(errors);
+    await close();
+  });
+});
+
+describe('the code panel', () => {
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  it('shows whole lines at 1280 × 900, in every lesson (a long line wraps; nothing scrolls out of sight)', async () => {
+    const { page, errors, close } = await newPage(browser);
+    for (const id of courseLessonIds()) {
+      await open(page, lessonUrl(origin, id, 1));
+      const code = page.getByRole('region', { name: 'Code' });
+      await code.waitFor();
+      const { scroll, client, cut } = await code.evaluate((region) => {
+        const pre = region.querySelector('pre');
+        // A line is cut when its text runs past the panel's right edge.
+        const edge = pre.getBoundingClientRect().right + 0.5;
+        const cut = [...pre.querySelectorAll('code > *')].filter((line) => line.getBoundingClientRect().right > edge).map((line) => line.textContent.trim());
+        return { scroll: pre.scrollWidth, client: pre.clientWidth, cut };
+      });
+      assert.deepEqual(cut, [], `${id}: every code line fits`);
+      assert.ok(scroll <= client + 1, `${id}: the code does not scroll sideways (${scroll} > ${client})`);
+    }
     assertNoErrors(errors);
     await close();
   });

@@ -23,8 +23,9 @@ import {
   waitForText,
   useSite,
 } from './support.js';
+import { board, buildByKeyboard, checkDesign, courseTasks, programLines } from './board.js';
 
-const TASKS = labJson(['tasks', 'lessons']);
+const TASKS = courseTasks();
 
 /** Which design the lab shows: the index of the design bar's current button. */
 const currentDesign = (page) =>
@@ -129,6 +130,55 @@ const DO = {
     if (!best.change.policy) {
       assert.equal(await brokenAtDesignEnd(page), false, `${where}: the chosen design holds to its last event`);
     }
+  },
+
+  async build(page, task, where, { part }) {
+    const texts = part.texts;
+    const { run } = board(page);
+    await board(page).check.waitFor();
+    // A known wrong arrangement first: it breaks, with its misconception and a counterexample.
+    for (const wrong of task.wrong.slice(0, 1)) {
+      await buildByKeyboard(page, programLines(wrong.program, texts));
+      const verdict = await checkDesign(page);
+      assert.match(verdict, /^Breaks /, `${where}: "${wrong.misconception}" breaks`);
+      assert.match(verdict, /Shortest counterexample: /, `${where}: the verdict gives the counterexample`);
+      await board(page).box.getByText(`${wrong.misconception}:`).waitFor();
+      await board(page).box.getByRole('button', { name: 'Open it in the player' }).waitFor();
+    }
+    // Then the reference, by keyboard: it holds under every schedule of the budget.
+    await buildByKeyboard(page, programLines(task.reference, texts));
+    const verdict = await checkDesign(page);
+    assert.match(verdict, /^Holds under every schedule of up to /, `${where}: the reference holds`);
+    // And its own run, in the player, keeps every invariant to its last event.
+    await run.click();
+    assert.equal(await brokenAtDesignEnd(page), false, `${where}: the built program's run in the player`);
+  },
+
+  async hunt(page, task, where) {
+    // Every placement the task offers, tried as a person would, by the two choices and the
+    // button, until one breaks; each verdict is the engine's (the checker counted the breaking).
+    const box = page.getByRole('group', { name: 'Try it' });
+    const place = box.getByRole('combobox', { name: /^Where it strikes/ });
+    const fault = box.getByRole('combobox', { name: /^The fault/ });
+    const places = await place.getByRole('option').allTextContents();
+    assert.equal(places.length, task.points.length, `${where}: every fault point of the run is offered`);
+    let holding = 0;
+    for (const [index, point] of task.points.entries()) {
+      await place.selectOption({ index });
+      for (const kind of point.faults) {
+        await fault.selectOption(kind);
+        await box.getByRole('button', { name: 'Strike here' }).click();
+        const verdict = await waitForText(box.getByRole('status').first(), /^(Found it\.|It holds\.)/, { what: `the verdict on ${kind} at ${places[index]}` });
+        if (verdict.startsWith('Found it.')) {
+          await box.getByText('Done: you found a fault that beats the design.').waitFor();
+          assert.match(verdict, new RegExp(`${task.breaking} of the ${task.placements} placements on offer break it`), `${where}: the checker's count`);
+          assert.equal(await brokenAtDesignEnd(page), true, `${where}: the run in the lab breaks`);
+          return;
+        }
+        holding += 1;
+      }
+    }
+    assert.fail(`${where}: no placement broke the design (${holding} tried)`);
   },
 
   async find_line(page, task, where) {

@@ -1,0 +1,121 @@
+// The Parsons board of a build task, as a learner uses it: a wrong arrangement breaks and its
+// counterexample opens in the player; a block dragged by its grip lands where it is dropped; the
+// board survives a reload and travels in a copied link; the hints end with the answer. The task
+// (its bank, start, reference and wrong arrangements) comes from the checker (`lab tasks`).
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { board, buildByKeyboard, buildPart, checkDesign, programLines, readBoard } from './board.js';
+import { assertNoErrors, axeViolations, newPage, open, useSite, waitForText } from './support.js';
+
+const PART = buildPart('lost-reply');
+const { build, texts } = PART;
+
+describe('the build board', () => {
+  let origin;
+  let browser;
+  useSite((site) => ({ origin, browser } = site));
+
+  it('starts from the task: the locked lines, the bank, and a program that does not yet hold', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/${PART.hash}`);
+    const lines = await readBoard(page);
+    assert.deepEqual(
+      lines.map(({ text, depth, locked }) => ({ text, depth, locked })),
+      build.start.map(({ block, depth, locked }) => ({ text: texts[block], depth, locked })),
+      'the board shows the start, locked lines marked',
+    );
+    for (const block of build.blocks) await board(page).add(texts[block]).waitFor();
+    // The start does not hold: here it is not even a program yet (a try with nothing in it).
+    assert.equal(await board(page).check.isDisabled(), true, 'Check my design waits for a whole program');
+    await waitForText(board(page).structure, /^Line \d+: /, { what: 'what is missing, and where' });
+    const violations = await axeViolations(page);
+    assert.deepEqual(violations, [], `the board at its start:\n${violations.join('\n')}`);
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('a wrong arrangement breaks, names its misconception, and its counterexample opens in the player', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/${PART.hash}`);
+    const [wrong] = build.wrong;
+    await buildByKeyboard(page, programLines(wrong.program, texts));
+    const verdict = await checkDesign(page);
+    assert.match(verdict, /^Breaks “/, 'the verdict names the invariant');
+    const violations = await axeViolations(page);
+    assert.deepEqual(violations, [], `the board after a failed check:\n${violations.join('\n')}`);
+    await board(page).box.getByText(`${wrong.misconception}:`).waitFor();
+    // The hints: first what breaks (the same counterexample), then the line out of place.
+    const hint = board(page).box.getByRole('button', { name: /^(Show a hint|Another hint)/ });
+    await hint.click();
+    await board(page).box.getByRole('list', { name: 'Hints' }).getByText(/^What breaks, and how: /).waitFor();
+    await board(page).box.getByRole('button', { name: 'Open it in the player' }).click();
+    const invariants = page.getByRole('region', { name: 'Invariants' });
+    await waitForText(() => invariants.innerText(), /broken at event \d+/, { what: 'the counterexample in the player' });
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('the reference, built by keyboard, holds; the board survives a reload and a copied link', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/${PART.hash}`);
+    const target = programLines(build.reference, texts);
+    await buildByKeyboard(page, target);
+    assert.match(await checkDesign(page), /^Holds under every schedule of up to /);
+    // The address carries the board: a reload shows it as it was.
+    await waitForText(() => page.evaluate(() => location.hash), /^#\/(s|lesson)\//, { what: 'the address' });
+    const link = await page.evaluate(() => location.href);
+    await page.reload();
+    await board(page).check.waitFor();
+    assert.deepEqual((await readBoard(page)).map(({ text, depth }) => ({ text, depth })), target, 'after a reload');
+    // A fresh browser (no saved progress) opening the copied link sees the same board.
+    const other = await newPage(browser);
+    await open(other.page, link);
+    await board(other.page).check.waitFor();
+    assert.deepEqual((await readBoard(other.page)).map(({ text, depth }) => ({ text, depth })), target, 'from the link');
+    assertNoErrors(other.errors, 'the copied link');
+    await other.close();
+    // Start over gives the start back.
+    await board(page).reset.click();
+    await waitForText(async () => `${(await readBoard(page)).length}`, `${build.start.length}`, { what: 'the lines after Start over' });
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('a block dragged from the bank by its grip lands on the line it is dropped at', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/${PART.hash}`);
+    const before = await readBoard(page);
+    const text = texts[build.blocks[0]];
+    const item = board(page).box.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Add “${text}” to your program`, exact: true }) }).first();
+    const grip = item.locator('[aria-hidden="true"]').first();
+    const from = await grip.boundingBox();
+    // Drop it just above the third line, at that line's indentation.
+    const target = await board(page).lines.nth(2).boundingBox();
+    const list = await board(page).box.getByRole('list').filter({ has: page.getByRole('button', { name: /^Line 1 of \d+: / }) }).boundingBox();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 30, from.y + 10, { steps: 4 });
+    await page.mouse.move(list.x + 4 + before[2].depth * 24, target.y + 3, { steps: 8 });
+    await page.mouse.up();
+    const after = await readBoard(page);
+    assert.equal(after.length, before.length + 1, 'one line more');
+    assert.equal(after[2].text, text, 'the block is line 3');
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('the last hint is the answer, and it can be put on the board', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/${PART.hash}`);
+    const hint = board(page).box.getByRole('button', { name: /^(Show a hint|Another hint|Show the answer)/ });
+    for (let shown = 0; shown < 3 + build.hints_html.length; shown += 1) await hint.click();
+    await board(page).box.getByRole('button', { name: 'Put the answer on the board' }).click();
+    const target = programLines(build.reference, texts);
+    assert.deepEqual((await readBoard(page)).map(({ text, depth }) => ({ text, depth })), target);
+    assert.match(await checkDesign(page), /^Holds /);
+    assertNoErrors(errors);
+    await close();
+  });
+});
