@@ -18,6 +18,11 @@ pub struct NarrativeProps {
     /// The step's task, rendered by the page (it needs the lab's state).
     #[prop_or_default]
     pub task: Html,
+    /// Which run the lab shows (its trace's address): Yew compares the components inside `task`
+    /// by type only, so a task whose state follows the run (a hunt's placement, a flip's done)
+    /// would not be drawn again without it.
+    #[prop_or_default]
+    pub revision: usize,
     /// What the learner did with this step's prediction, if anything yet.
     #[prop_or_default]
     pub prediction: Option<Prediction>,

@@ -182,12 +182,8 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 </>
             }
         }
-        Task::Hunt(_) => html! {
-            <>
-                { props.children.clone() }
-                if props.done { { done("Done: you found a fault that beats the design.".into()) } }
-            </>
-        },
+        // A hunt has its own card (pages::lesson): nothing here.
+        Task::Hunt(_) => Html::default(),
         Task::Build(_) => html! {
             <>
                 { props.children.clone() }

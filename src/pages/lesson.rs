@@ -330,6 +330,7 @@ fn narrative(
         <Narrative
             {hidden}
             {task}
+            revision={Rc::as_ptr(&player.trace()) as usize}
             {prediction}
             {onanswer}
             {reached}
@@ -404,10 +405,16 @@ fn task_card(
             })
         };
         let done = found.is_some();
+        // Not inside a TaskCard: a card's children are compared by type only, so the board
+        // would keep the placement it first showed.
         return html! {
-            <TaskCard task={task.clone()} {done}>
+            <div class="try-it" role="group" aria-label="Try it">
+                <p class="question-kind">{ "Try it" }</p>
                 <HuntBoard hunt={Rc::new((**hunt).clone())} shown={placed} {found} {onstrike} />
-            </TaskCard>
+                if done {
+                    <p class="feedback right" role="status">{ "Done: you found a fault that beats the design." }</p>
+                }
+            </div>
         };
     }
     let done = match &task {
