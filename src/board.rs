@@ -3,9 +3,7 @@
 //! (`components::board`) draws it and sends the moves; nothing here touches the page.
 
 use lab_course::Build;
-use lab_engine::{
-    block_text, Block, Line, Program, Scenario, PROGRAM_DEPTH_MAX, PROGRAM_LINES_MAX,
-};
+use lab_engine::{Block, Line, Program, Scenario, PROGRAM_DEPTH_MAX, PROGRAM_LINES_MAX};
 
 /// The board at the start: the task's starting lines.
 pub fn start(build: &Build) -> Program {
@@ -68,14 +66,8 @@ pub fn bank(build: &Build, board: &Program) -> Vec<Block> {
         .collect()
 }
 
-/// A block's line as the code panel prints it: the code, and the comment above it, if any.
-pub fn words(block: Block, scenario: &Scenario) -> (Option<String>, String) {
-    let text = block_text(block, scenario);
-    match text.rsplit_once('\n') {
-        Some((comment, code)) => (Some(comment.to_string()), code.to_string()),
-        None => (None, text),
-    }
-}
+/// A block's line as the code panel prints it: the comment above it, if any, and the code.
+pub use lab_engine::block_words as words;
 
 /// The board with `block` added as line `at` (0-based), at `depth`; unchanged when it is full.
 pub fn add(board: &Program, block: Block, at: usize, depth: u8) -> Program {

@@ -301,11 +301,16 @@ impl Hunt {
         }
     }
 
-    /// Whether the run with a placement counts as found: the named invariant (or any) broken.
-    pub fn found(&self, trace: &lab_engine::Trace) -> bool {
+    /// Where the run with a placement counts as found: the event at which the named invariant
+    /// (or, without one, any) first breaks.
+    pub fn found_at(&self, trace: &lab_engine::Trace) -> Option<u32> {
         match self.breaks {
-            None => trace.first_broken().is_some(),
-            Some(wanted) => trace.broken_by(trace.events.len() as u32).contains(&wanted),
+            None => trace.first_broken(),
+            Some(wanted) => trace
+                .verdicts
+                .iter()
+                .find(|verdict| verdict.invariant == wanted)
+                .and_then(|verdict| verdict.broken_at),
         }
     }
 }

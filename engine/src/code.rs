@@ -99,6 +99,15 @@ fn policy_summary(policy: &RetryPolicy) -> String {
     )
 }
 
+/// A block's line as the code panel prints it, split: the comment above it, if any, and the code.
+pub fn words(block: Block, scenario: &Scenario) -> (Option<String>, String) {
+    let text = text(block, scenario);
+    match text.rsplit_once('\n') {
+        Some((comment, code)) => (Some(comment.to_string()), code.to_string()),
+        None => (None, text),
+    }
+}
+
 /// The block as the code panel prints it (without indentation); a comment line may come first.
 pub fn text(block: Block, scenario: &Scenario) -> String {
     use Block as B;

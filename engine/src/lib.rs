@@ -53,7 +53,7 @@ mod layers;
 
 pub use arrange::{arrangements, Arrangements};
 pub use block::{Block, Catches, Name, Raised, Shape, Spec};
-pub use code::text as block_text;
+pub use code::{text as block_text, words as block_words};
 pub use contention::{
     clustering_permille, Contention, Policy, PolicyRun, Running, CLIENTS_MAX,
     CONTENTION_ATTEMPTS_MAX,

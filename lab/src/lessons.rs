@@ -105,9 +105,8 @@ pub fn tasks(dir: &Path) -> ExitCode {
                         .chain(lines)
                         .chain(wrong.map(|line| line.block))
                         .map(|block| {
-                            let text = lab_engine::block_text(block, scenario);
-                            let last = text.rsplit('\n').next().unwrap_or_default().to_string();
-                            (block.name().to_string(), last.into())
+                            let (_, code) = lab_engine::block_words(block, scenario);
+                            (block.name().to_string(), code.into())
                         })
                         .collect()
                 }

@@ -182,8 +182,12 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 </>
             }
         }
-        // A hunt has its own card (pages::lesson): nothing here.
-        Task::Hunt(_) => Html::default(),
+        Task::Hunt(_) => html! {
+            <>
+                { props.children.clone() }
+                if props.done { { done("Done: you found a fault that beats the design.".into()) } }
+            </>
+        },
         Task::Build(_) => html! {
             <>
                 { props.children.clone() }

@@ -383,16 +383,7 @@ fn task_card(
             _ => None,
         };
         let trace = player.trace();
-        let found = placed
-            .filter(|_| hunt.found(&trace))
-            .and_then(|_| match hunt.breaks {
-                Some(wanted) => trace
-                    .verdicts
-                    .iter()
-                    .find(|verdict| verdict.invariant == wanted)
-                    .and_then(|verdict| verdict.broken_at),
-                None => trace.first_broken(),
-            });
+        let found = placed.and_then(|_| hunt.found_at(&trace));
         let onstrike = {
             let written = written.clone();
             let hunt = Rc::new((**hunt).clone());
@@ -405,16 +396,10 @@ fn task_card(
             })
         };
         let done = found.is_some();
-        // Not inside a TaskCard: a card's children are compared by type only, so the board
-        // would keep the placement it first showed.
         return html! {
-            <div class="try-it" role="group" aria-label="Try it">
-                <p class="question-kind">{ "Try it" }</p>
+            <TaskCard task={task.clone()} {done}>
                 <HuntBoard hunt={Rc::new((**hunt).clone())} shown={placed} {found} {onstrike} />
-                if done {
-                    <p class="feedback right" role="status">{ "Done: you found a fault that beats the design." }</p>
-                }
-            </div>
+            </TaskCard>
         };
     }
     let done = match &task {

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 
-import { TIMEOUT, engineTraces, labJson, lessonFile } from './support.js';
+import { TIMEOUT, engineTraces, labJson, lessonFile, stepOf, stepCount } from './support.js';
 
 const LINE = /^Line (\d+) of (\d+): (.*), (not indented|indented (\d+) levels?)(, locked)?(, picked up)?$/;
 
@@ -140,7 +140,7 @@ export function buildPart(lesson = 'lost-reply') {
   const part = courseTasks().find((task) => task.lesson === lesson && task.task.build);
   assert.ok(part, `${lesson} has a build task`);
   const traces = engineTraces(lessonFile(lesson));
-  const step = traces.slice(0, part.variant).reduce((sum, trace) => sum + trace.events.length + 1, 0) + part.at + 1;
-  const total = traces.reduce((sum, trace) => sum + trace.events.length + 1, 0);
+  const step = stepOf(traces, part.variant, part.at);
+  const total = stepCount(traces);
   return { ...part, build: part.task.build, step, total, hash: `#/lesson/${lesson}/${step}` };
 }

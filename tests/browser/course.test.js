@@ -18,6 +18,7 @@ import {
   waitForText,
   useSite,
   stepOn,
+  stepCount,
 } from './support.js';
 
 /** What a learner sees change from step to step, as text. */
@@ -43,7 +44,7 @@ describe('the whole course', () => {
       await open(page, lessonUrl(origin, id));
       const first = await waitForText(stepper(page).count, /^Step 1 of \d+$/, { what: 'the step count' });
       const total = Number(first.match(/of (\d+)/)[1]);
-      assert.equal(total, traces.reduce((sum, trace) => sum + trace.events.length + 1, 0), 'one step per frame of every design');
+      assert.equal(total, stepCount(traces), 'one step per frame of every design');
 
       // The last frame of each design: its invariants panel must say what the engine says.
       const ends = new Map();

@@ -15,12 +15,11 @@ import {
   waitForStep,
   waitForText,
   useSite,
+  stepOf,
+  stepCount,
 } from './support.js';
 
-/** The URL step of `cursor` in the design at `variant`: every earlier design has events + 1 frames. */
-const stepOf = (traces, variant, cursor) =>
-  traces.slice(0, variant).reduce((sum, trace) => sum + trace.events.length + 1, 0) + cursor + 1;
-const total = (traces) => traces.reduce((sum, trace) => sum + trace.events.length + 1, 0);
+const total = stepCount;
 
 describe('hand-over to a person', () => {
   let origin;

@@ -362,6 +362,12 @@ export function engineTraces(lessonFile, extra = []) {
     });
 }
 
+/** How many steps a lesson has: one a frame of every design (its events + 1). */
+export const stepCount = (traces) => traces.reduce((sum, trace) => sum + trace.events.length + 1, 0);
+
+/** The 1-based URL step of `cursor` in the design at `variant`, from the engine's traces. */
+export const stepOf = (traces, variant, cursor) => stepCount(traces.slice(0, variant)) + cursor + 1;
+
 const STATUS_WORDS = {
   pending: 'pending',
   unknown: 'unknown',

@@ -20,6 +20,8 @@ import {
   useSite,
   stepOn,
   lessonFile,
+  stepOf,
+  stepCount,
 } from './support.js';
 import { courseTasks } from './board.js';
 
@@ -30,7 +32,7 @@ describe('switches', () => {
 
   // Every number below comes from the engine's own traces of the lesson, never typed by hand.
   const FILE = 'lessons/01-lost-reply.toml';
-  const steps = (traces) => traces.reduce((total, trace) => total + trace.events.length + 1, 0);
+  const steps = stepCount;
   const lesson = engineTraces(FILE);
   const brokenAt = lesson[0].verdicts.find((verdict) => verdict.invariant === 'one_effect').broken_at;
   assert.ok(brokenAt, 'design 1 of the lesson breaks one_effect');
@@ -91,7 +93,7 @@ describe('switches', () => {
     const part = courseTasks().find((task) => task.task.flip);
     assert.ok(part, 'the course has a flip task');
     const traces = engineTraces(lessonFile(part.lesson));
-    const step = traces.slice(0, part.variant).reduce((sum, trace) => sum + trace.events.length + 1, 0) + part.at + 1;
+    const step = stepOf(traces, part.variant, part.at);
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, part.lesson, step));
     const task = page.getByRole('group', { name: 'Try it' });

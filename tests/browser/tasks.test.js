@@ -22,6 +22,8 @@ import {
   waitForStep,
   waitForText,
   useSite,
+  stepOf,
+  stepCount,
 } from './support.js';
 import { board, buildByKeyboard, checkDesign, courseTasks, programLines } from './board.js';
 
@@ -57,9 +59,6 @@ async function brokenAtDesignEnd(page) {
   return /broken at event/.test(await page.getByRole('region', { name: 'Invariants' }).innerText());
 }
 
-/** The 1-based step (frame + 1) of a design's cursor, from the engine's traces. */
-const stepOf = (traces, variant, cursor) =>
-  traces.slice(0, variant).reduce((sum, trace) => sum + trace.events.length + 1, 0) + cursor + 1;
 
 const promise = (expect) =>
   expect === 'holds' ? 'every invariant holds.' : 'an invariant breaks.';
@@ -212,7 +211,7 @@ describe("every lesson's tasks", () => {
     it(`${id}: each task is shown at its part and does what it promises`, async () => {
       assert.ok(tasks.length >= 1, `${id} asks the learner to act at least once`);
       const traces = engineTraces(lessonFile(id));
-      const total = traces.reduce((sum, trace) => sum + trace.events.length + 1, 0);
+      const total = stepCount(traces);
       const { page, errors, close } = await newPage(browser);
       for (const part of tasks) {
         const [kind] = Object.keys(part.task);

@@ -335,7 +335,7 @@ fn compile_hunt(file: &HuntFile, here: &Here) -> Result<Task, String> {
                 )
             })?;
             hunt.placements += 1;
-            hunt.breaking += u32::from(hunt.found(&trace));
+            hunt.breaking += u32::from(hunt.found_at(&trace).is_some());
         }
     }
     if hunt.breaking == 0 {
