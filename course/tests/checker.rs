@@ -420,3 +420,29 @@ fn a_hunt_offers_only_faults_of_its_workflow() {
     let found = errors(&dir);
     assert_eq!(found.len(), 1, "{found:?}");
 }
+
+#[test]
+fn a_hunt_never_offers_a_fault_the_design_already_has() {
+    let loaded = authoring::load(&lessons_dir()).expect("the course loads");
+    let mut hunts = 0;
+    for lesson in &loaded.course.lessons {
+        for step in &lesson.steps {
+            let Some(lab_course::Task::Hunt(hunt)) = &step.try_it else {
+                continue;
+            };
+            hunts += 1;
+            let written = &lesson.variants[step.variant as usize].scenario;
+            for point in &hunt.points {
+                for &fault in point.faults.iter() {
+                    let rule = lab_course::Hunt::rule(point, fault);
+                    assert!(
+                        !written.faults.contains(&rule),
+                        "{}: {rule:?} is already there",
+                        lesson.id
+                    );
+                }
+            }
+        }
+    }
+    assert!(hunts >= 1, "the course has a hunt");
+}

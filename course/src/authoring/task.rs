@@ -295,6 +295,10 @@ fn compile_hunt(file: &HuntFile, here: &Here) -> Result<Task, String> {
         ));
     }
     let offered = |kind: &lab_engine::FaultKind| file.kinds.is_empty() || file.kinds.contains(kind);
+    // A fault the design already has at that point is no placement: striking it changes nothing.
+    let new_at = |point: &lab_engine::FaultPoint, kind: lab_engine::FaultKind| {
+        !scenario.faults.contains(&Hunt::rule(point, kind))
+    };
     let points: Vec<lab_engine::FaultPoint> = here
         .trace
         .fault_points
@@ -306,7 +310,7 @@ fn compile_hunt(file: &HuntFile, here: &Here) -> Result<Task, String> {
                 .faults
                 .iter()
                 .copied()
-                .filter(offered)
+                .filter(|kind| offered(kind) && new_at(point, *kind))
                 .collect::<Vec<_>>()
                 .into(),
         })
