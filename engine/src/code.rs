@@ -139,12 +139,12 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         }
         B::Sleep => "sleep(backoff(attempt)); continue  # then the next attempt",
         B::ExceptTimeout => match workflow {
-            W::Reserve => "except Timeout:  # unknown completion: it may have happened",
+            W::Reserve | W::Webhook => "except Timeout:  # unknown completion: it may have happened",
             W::Charge => "except Timeout:  # charged or not? the reply never came",
             _ => "except Timeout:  # committed or not? the caller cannot tell",
         },
         B::ExceptBusy => match workflow {
-            W::Reserve => "except Busy:  # temporary: nothing happened",
+            W::Reserve | W::Webhook => "except Busy:  # temporary: nothing happened",
             W::Ingest => "except DatabaseBusy:  # rolled back, nothing written",
             _ => "except DatabaseBusy:  # nothing was written: safe to retry",
         },
@@ -268,6 +268,9 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         }
         B::SendEmail => "send_email(event)  # no dedup log",
         B::SaveProgress => "progress.save(position)  # an external counter, after the fact",
+        B::EmailReceipt => {
+            "mailer.send_receipt(event.customer, receipt, idempotency_key=f\"receipt:{key}\")  # a repeat under a kept key sends nothing"
+        }
     };
     text.to_string()
 }

@@ -161,6 +161,36 @@ pub(crate) fn send_effect(
     Sent::Done { lost }
 }
 
+/// A send the sink recognises as a repeat of one it carried out (a key it keeps): the same
+/// faults as `send_effect`, but the sink answers `reply` and nothing new happens there.
+pub(crate) fn send_kept(
+    ctx: &mut Ctx,
+    step: &mut Step,
+    sink: &'static str,
+    request: impl FnOnce() -> Label,
+    reply: Label,
+) -> Sent {
+    let how = match ctx.fault {
+        Some(FaultKind::Busy) => {
+            step.fault_used = true;
+            step.messages = ctx.call(sink, Lost::Nothing, || (request(), Some(Label::Busy)));
+            return Sent::NotSent(NotSent::Busy);
+        }
+        Some(FaultKind::LoseRequest) => {
+            step.fault_used = true;
+            step.messages = ctx.call(sink, Lost::Request, || (request(), None));
+            return Sent::NotSent(NotSent::RequestLost);
+        }
+        Some(FaultKind::LoseReply) => Lost::Reply,
+        _ => Lost::Nothing,
+    };
+    step.fault_used = how == Lost::Reply;
+    step.messages = ctx.call(sink, how, || (request(), Some(reply)));
+    Sent::Done {
+        lost: how == Lost::Reply,
+    }
+}
+
 /// What a write to the results table did, as the worker saw it.
 pub(crate) enum Written {
     /// The database was busy: nothing was written.

@@ -10,7 +10,9 @@
 use std::hash::{Hash, Hasher};
 
 use crate::block::{Block, Raised, Shape};
-use crate::effect::{cancel_run, send_effect, write_row, Ctx, Lost, Sent, Step, Written};
+use crate::effect::{
+    cancel_run, send_effect, send_kept, write_row, Ctx, Lost, Sent, Step, Written,
+};
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind};
 use crate::fingerprint::Fingerprint;
@@ -20,7 +22,7 @@ use crate::provider::{self, SubmitReply};
 use crate::retry;
 use crate::scenario::{FailureClass, Scenario, WriteMode};
 use crate::text::Text;
-use crate::workflow::Listing;
+use crate::workflow::{Listing, RECEIPT};
 use crate::world::{clone_by_fields, JobRow, JobStatus, WriteOutcome};
 
 /// The retry layers a run keeps counts for: as many as a policy may stack.
@@ -39,6 +41,8 @@ pub(crate) struct Compiled {
     stages: &'static [&'static str],
     /// The table rows promise one row per key (the `one_row_per_key` invariant applies).
     pub(crate) promises_unique_rows: bool,
+    /// The workflow's receipt sink, if it sends one (the receipt invariants apply).
+    receipt: Option<&'static str>,
     /// For each line, the registers a line the run can still reach reads (`Live`): only those
     /// tell two runs apart, so an explorer meets more states it has seen.
     live: Vec<u32>,
@@ -108,6 +112,7 @@ impl Compiled {
             pc_key,
             listing: Listing::of(&program, scenario),
             promises_unique_rows: (declaration.promises_unique_rows)(&program, scenario),
+            receipt: declaration.receipt,
             lines: program.lines,
             structure,
             stage,
@@ -167,7 +172,7 @@ impl Live {
             B::IfRowDiffers | B::IfRowVerified | B::IfNoRow => Live::ROW,
             B::IfFoundDiffers | B::IfNotFoundUncertain | B::IfFound => Live::FOUND,
             B::UseFoundReceipt => Live::FOUND_RECEIPT,
-            B::MarkVerified => Live::RECEIPT,
+            B::MarkVerified | B::EmailReceipt => Live::RECEIPT,
             B::MarkRejected => Live::REJECTION,
             B::MarkFailed => Live::ERROR,
             B::ReturnExhausted => Live::CLASS,
@@ -601,6 +606,7 @@ impl Task {
             ..Step::default()
         };
         step.flags.promises_unique_rows = program.promises_unique_rows;
+        step.flags.receipt = program.receipt;
         let then = match program.block(pc) {
             None if pc == UNHANDLED => {
                 let error = self.regs.error.unwrap_or(Raised::Timeout);
@@ -938,6 +944,7 @@ impl Task {
             Block::SendEmailLogged | Block::SendEmail => {
                 self.send_email(ctx, step, block == Block::SendEmailLogged)
             }
+            Block::EmailReceipt => self.email_receipt(ctx, step),
             Block::SaveProgress => {
                 let position = self.start.position;
                 ctx.world.set_progress(ctx.world.progress.max(position));
@@ -1678,6 +1685,41 @@ impl Task {
                     ctx.world.insert_tracker(&log_key, &op);
                 }
                 let sent = ctx.world.sink_effects("email", &op);
+                step.outcome = Some(Outcome::EmailSent { sent });
+                Then::Next
+            }
+        }
+    }
+
+    /// The receipt, through a mail API that keeps each idempotency key it is given (among the
+    /// operation's own receipts): a repeat under a kept key sends nothing and answers "already
+    /// sent". The key is the operation's: a run whose key changes sends another receipt.
+    fn email_receipt(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+        let key = Text::from(format!("receipt:{}", self.start.key));
+        let op = self.start.op.clone();
+        let kept = ctx
+            .world
+            .effects_of(&op)
+            .any(|effect| *effect.sink == *RECEIPT && effect.key == key);
+        let sent = match kept {
+            true => send_kept(ctx, step, RECEIPT, || Label::Email, Label::AlreadySent),
+            false => send_effect(ctx, step, RECEIPT, &key, &op, || Label::Email, Label::Sent),
+        };
+        match sent {
+            Sent::NotSent(why) => {
+                step.outcome = Some(Outcome::EmailNotSent { why });
+                Then::Raise(Raised::NotSent)
+            }
+            Sent::Done { lost: true } => {
+                step.outcome = Some(Outcome::EmailReplyLost);
+                Then::Raise(Raised::Timeout)
+            }
+            Sent::Done { lost: false } if kept => {
+                step.outcome = Some(Outcome::EmailSkipped);
+                Then::Next
+            }
+            Sent::Done { lost: false } => {
+                let sent = ctx.world.sink_effects(RECEIPT, &op);
                 step.outcome = Some(Outcome::EmailSent { sent });
                 Then::Next
             }

@@ -177,6 +177,8 @@ pub struct StepFlags {
     pub resubmitted: bool,
     /// The design promises one row per key in the results table.
     pub promises_unique_rows: bool,
+    /// The workflow's receipt sink, if it sends one (see `Declaration::receipt`).
+    pub receipt: Option<&'static str>,
     /// A run reported success (done, skipped as done) for an operation whose effect does not exist.
     pub missing_effect: Option<String>,
 }
@@ -274,6 +276,9 @@ fn violations(world: &World, flags: &StepFlags, op: &str) -> Vec<(Invariant, Str
             found.push((Invariant::NoSuccessWithoutEffect, detail));
         }
     }
+    if let Some(sink) = flags.receipt {
+        found.extend(receipt_violation(world, sink, op));
+    }
     if let Some(operation) = &flags.missing_effect {
         let detail = format!("{operation} was reported done but its effect never happened");
         found.push((Invariant::NoSuccessWithoutEffect, detail));
@@ -321,6 +326,25 @@ fn duplicate_effect(world: &World, op: &str) -> Option<String> {
         0
     };
     (rows > 1).then(|| format!("{op} has {rows} effects at the database"))
+}
+
+/// A receipt that tells a customer of an effect that does not exist, or an operation marked
+/// verified before its receipt went out (the receipt is one of its effects): the receipt
+/// follows the effect and precedes the checkpoint.
+fn receipt_violation(world: &World, sink: &str, op: &str) -> Option<(Invariant, String)> {
+    let told = world.effects_of(op).any(|effect| *effect.sink == *sink);
+    if told && world.provider_effects(op) == 0 {
+        let detail = format!("a receipt for {op} was sent, but no charge exists");
+        return Some((Invariant::NoSuccessWithoutEffect, detail));
+    }
+    let verified = world
+        .journal
+        .get(op)
+        .is_some_and(|job| job.status.is_success());
+    (verified && !told).then(|| {
+        let detail = format!("{op} is verified, but its receipt was never sent");
+        (Invariant::NoSuccessWithoutEffect, detail)
+    })
 }
 
 /// A key of one of `op`'s rows that has more than one row.

@@ -20,4 +20,7 @@ pub enum WorkflowKind {
     /// Seed 001: a batch of source events into a table, with a dedup key, a tracking table or a
     /// progress counter, and an email per event.
     Ingest,
+    /// The capstone: a payment webhook that charges a card through a provider and emails the
+    /// receipt: seed 002's recovery (journal, lookup, submit, verify) with a second effect.
+    Webhook,
 }

@@ -768,6 +768,7 @@ fn every_lane_but_a_workers_is_a_reserved_name() {
         "notification",
         "email",
         "charge",
+        "receipt",
     ];
     assert_eq!(
         refused_names,

@@ -45,7 +45,7 @@ fn scenario(workflow: WorkflowKind, action: Action) -> Scenario {
     };
     let design = &mut scenario.design;
     match workflow {
-        WorkflowKind::Reserve => {
+        WorkflowKind::Reserve | WorkflowKind::Webhook => {
             // Another operation has already committed the same key with the same payload.
             scenario.operations.push(operation("OP-2"));
             scenario.workers.insert(
@@ -223,7 +223,7 @@ fn reaching(workflow: WorkflowKind, block: Block) -> Program {
         })
         .expect("every workflow offers a return");
     let mut lines: Vec<(Block, u8)> = Vec::new();
-    if workflow == WorkflowKind::Reserve && block != Block::Submit {
+    if matches!(workflow, WorkflowKind::Reserve | WorkflowKind::Webhook) && block != Block::Submit {
         lines.push((Block::Submit, 0));
     }
     fn set(name: Name, offered: &[Block], lines: &mut Vec<(Block, u8)>) {

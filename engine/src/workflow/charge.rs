@@ -41,6 +41,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
     switches: &[S::Unique, S::StableKey],
     // processed_operations is bookkeeping: its rows are not effects.
     rows_are_effects: false,
+    receipt: None,
     promises_unique_rows: |_, scenario| scenario.design.unique,
     program,
     preamble: |scenario| {

@@ -27,6 +27,10 @@ pub struct Declaration {
     /// Each row of the results table is an effect of its operation (a results table), rather
     /// than bookkeeping (an idempotency table).
     pub rows_are_effects: bool,
+    /// The sink whose message tells the customer the operation's effect happened (a receipt
+    /// email), if the workflow sends one: it must go out before the operation is marked
+    /// verified, and only for an effect that exists at the provider.
+    pub receipt: Option<&'static str>,
     /// Whether the program promises one row per key (the `one_row_per_key` invariant applies).
     pub promises_unique_rows: fn(&Program, &Scenario) -> bool,
     /// The program the scenario's design describes: the base program with each switch's edit.

@@ -54,6 +54,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
         S::StableKey,
     ],
     rows_are_effects: true,
+    receipt: None,
     promises_unique_rows: |_, _| true,
     program,
     preamble: |scenario| {

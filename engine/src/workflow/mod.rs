@@ -17,11 +17,13 @@ mod ingest;
 mod notify;
 mod pipeline;
 mod reserve;
+mod webhook;
 mod write_result;
 
 pub use declaration::Declaration;
 pub(crate) use declaration::Listing;
 pub use pipeline::build_retry_batch;
+pub(crate) use webhook::RECEIPT;
 
 /// A workflow's faults by `Action as usize` (see `WorkflowKind::faults_at`).
 type ByAction = [&'static [FaultKind]; Action::ALL.len()];
@@ -48,13 +50,14 @@ const fn by_action(blocks: &[Block]) -> ByAction {
 
 impl WorkflowKind {
     /// Every workflow, in a fixed order.
-    pub const ALL: [WorkflowKind; 6] = [
+    pub const ALL: [WorkflowKind; 7] = [
         WorkflowKind::Reserve,
         WorkflowKind::WriteResult,
         WorkflowKind::Charge,
         WorkflowKind::Notify,
         WorkflowKind::Pipeline,
         WorkflowKind::Ingest,
+        WorkflowKind::Webhook,
     ];
 
     /// The workflow's declaration.
@@ -66,6 +69,7 @@ impl WorkflowKind {
             WorkflowKind::Notify => &notify::DECLARATION,
             WorkflowKind::Pipeline => &pipeline::DECLARATION,
             WorkflowKind::Ingest => &ingest::DECLARATION,
+            WorkflowKind::Webhook => &webhook::DECLARATION,
         }
     }
 
@@ -77,6 +81,7 @@ impl WorkflowKind {
             WorkflowKind::Notify => notify::BLOCKS,
             WorkflowKind::Pipeline => pipeline::BLOCKS,
             WorkflowKind::Ingest => ingest::BLOCKS,
+            WorkflowKind::Webhook => webhook::BLOCKS,
         }
     }
 

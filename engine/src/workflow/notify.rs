@@ -37,6 +37,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
     stage_blocks: &[],
     switches: &[S::Tracker, S::MarkAfter, S::Upsert, S::Unique],
     rows_are_effects: true,
+    receipt: None,
     promises_unique_rows: |_, scenario| scenario.design.unique,
     program,
     preamble: |scenario| {

@@ -64,6 +64,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
         S::Unique,
     ],
     rows_are_effects: true,
+    receipt: None,
     promises_unique_rows: |_, scenario| scenario.design.unique,
     program,
     preamble: |scenario| preamble(scenario, "async def process_item(client, record):", &[]),

@@ -47,6 +47,17 @@ pub(super) const BLOCKS: &[B] = &[
     B::ReturnVerified,
 ];
 
+/// The design switches, in the order a learner meets them.
+pub(super) const SWITCHES: &[S] = &[
+    S::Reconcile,
+    S::ProviderDedup,
+    S::RejectChangedPayload,
+    S::TrustNotFound,
+    S::ProviderLookup,
+    S::StableKey,
+    S::SingleLayer,
+];
+
 pub(super) static DECLARATION: Declaration = Declaration {
     name: "reserve",
     lanes: &[
@@ -56,16 +67,9 @@ pub(super) static DECLARATION: Declaration = Declaration {
     blocks: BLOCKS,
     stages: &[],
     stage_blocks: &[],
-    switches: &[
-        S::Reconcile,
-        S::ProviderDedup,
-        S::RejectChangedPayload,
-        S::TrustNotFound,
-        S::ProviderLookup,
-        S::StableKey,
-        S::SingleLayer,
-    ],
+    switches: SWITCHES,
     rows_are_effects: true,
+    receipt: None,
     promises_unique_rows: |_, _| false,
     program,
     preamble: |scenario| {
@@ -84,7 +88,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
 /// reconciles (and the provider offers a lookup), the review branch when it distrusts a "not
 /// found", a retry loop when its policy makes more than one attempt, and in each handler a
 /// back-off when the policy retries that failure class.
-fn program(scenario: &Scenario) -> Program {
+pub(super) fn program(scenario: &Scenario) -> Program {
     let design = &scenario.design;
     let policy = &design.retry;
     let retrying = policy.attempts_max > 1;

@@ -35,6 +35,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
     switches: &[S::Upsert, S::Unique, S::CheckFirst, S::StableKey],
     rows_are_effects: true,
     // One row per key is promised by any dedup mechanism at all.
+    receipt: None,
     promises_unique_rows: |program, scenario| {
         scenario.design.unique || program.has(B::SelectExists) || !program.has(B::WriteInsert)
     },
