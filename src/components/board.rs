@@ -414,7 +414,10 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                     <ol class={classes!("board-lines", drop_at_end.then_some("drop-after"))} ref={lines_ref.clone()} aria-describedby="board-keys">
                         { for lines }
                     </ol>
-                    { for toolbar }
+                    // One node whether or not a line is selected: an optional child written as
+                    // `for` adds or removes a sibling, and Yew matches siblings from the end, so
+                    // the list before it would be rebuilt and the focused line lost.
+                    { toolbar.unwrap_or_default() }
                     <p class={classes!("structure", structure.is_err().then_some("wrong"))} role="status">{ structure_words }</p>
                 </section>
             </div>
@@ -423,8 +426,8 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                 <button type="button" onclick={onrun} disabled={!well_formed}>{ "Run it in the player" }</button>
                 <button type="button" onclick={onreset}>{ "Start over" }</button>
             </div>
-            { for verdict.map(|(_, html)| html) }
-            { for wrong }
+            { verdict.map(|(_, html)| html).unwrap_or_default() }
+            { wrong.unwrap_or_default() }
             { hints }
             <p class="visually-hidden" aria-live="polite">{ (*said).clone() }</p>
         </div>
@@ -658,7 +661,7 @@ fn verdict(
                         if let Some(found) = &findings.counterexample {
                             <p>{ format!("Shortest counterexample: {}", found.description) }</p>
                         }
-                        { for open }
+                        { open.unwrap_or_default() }
                     </div>
                 }
             };

@@ -95,7 +95,7 @@ pub fn HuntBoard(props: &HuntBoardProps) -> Html {
                 <SelectField label="The fault" options={faults} value={chosen.map_or("", FaultKind::name)} onchange={onfault} />
                 <button type="button" class="primary" onclick={onstrike} disabled={chosen.is_none()}>{ "Strike here" }</button>
             </div>
-            { for feedback }
+            { feedback.unwrap_or_default() }
         </div>
     }
 }

@@ -58,7 +58,7 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
             if props.skipped && chosen.is_none() {
                 <p class="feedback skipped" role="status">{ "Skipped: you did not predict. You can still answer." }</p>
             }
-            { for feedback }
+            { feedback.unwrap_or_default() }
         </div>
     }
 }

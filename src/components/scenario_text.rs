@@ -102,7 +102,7 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
                 <span class="field-label">{ "Import a scenario file (TOML)" }</span>
                 <input type="file" accept=".toml,text/plain,application/toml" onchange={onfile} />
             </label>
-            { for import }
+            { import.unwrap_or_default() }
         </section>
     }
 }

@@ -121,7 +121,7 @@ fn row(lanes: &[Lane], event: &Event, index: usize, current: bool) -> Html {
         <g class={classes!("event-row", current.then_some("current"), event.fault.is_some().then_some("faulted"))} id={format!("diagram-event-{}", event.index)}>
             <rect class="row-band" x="0" y={top.to_string()} width={width.to_string()} height={ROW_HEIGHT.to_string()} />
             <text class="event-number" x="4" y={(top + 14).to_string()}>{ event.index }</text>
-            { for fault }
+            { fault.unwrap_or_default() }
             { for messages }
             { note }
         </g>

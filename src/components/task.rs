@@ -178,7 +178,7 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 <>
                     <p class="prompt">{ built(prompt_html) }</p>
                     <ul class="options">{ for buttons }</ul>
-                    { for feedback }
+                    { feedback.unwrap_or_default() }
                 </>
             }
         }
@@ -209,7 +209,7 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
             html! {
                 <>
                     <p>{ "Find the line that is wrong: in the Code panel every line is now a button. Pick one." }</p>
-                    { for feedback }
+                    { feedback.unwrap_or_default() }
                 </>
             }
         }

@@ -242,7 +242,7 @@ fn LessonView(props: &LessonViewProps) -> Html {
         return html! {
             <main id="main" tabindex="-1" class="page lesson embed">
                 <h1>{ lesson.title.clone() }</h1>
-                { for notices }
+                { notices.collect::<Html>() }
                 <p class="embed-open"><a href={full} target="_blank" rel="noopener">{ "Open in Idempotency Lab" }</a></p>
                 <Lab player={player.clone()} name={lesson.id.clone()} />
             </main>
@@ -264,7 +264,7 @@ fn LessonView(props: &LessonViewProps) -> Html {
             </nav>
             <h1>{ lesson.title.clone() }</h1>
             <RecordVisit lesson={lesson.id.clone()} step={frame + 1} total={frames.total()} />
-            { for notices }
+            { notices.collect::<Html>() }
             <div class="lesson-tools">
                 <button type="button" aria-expanded={(!*text_hidden).to_string()} aria-controls="lesson-text" onclick={
                     let text_hidden = text_hidden.clone();

@@ -585,7 +585,7 @@ pub fn SandboxPage() -> Html {
             if let Some(problem) = (*link_problem).clone() {
                 <p class="notice" role="status">{ problem }</p>
             }
-            { for showing }
+            { showing.unwrap_or_default() }
             <div class="start-from" role="group" aria-label="Start from">
                 <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
                 <button type="button" onclick={onstart}>{ "Start from this design" }</button>

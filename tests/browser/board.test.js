@@ -118,4 +118,27 @@ describe('the build board', () => {
     assertNoErrors(errors);
     await close();
   });
+  it('keys pressed faster than the page redraws each act where the one before left the line, and the line keeps the focus', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/${PART.hash}`);
+    // A block from the bank lands at the end; carry it up three lines and indent it, without
+    // waiting between the keys (a fast typist, or a screen reader user who knows the keys).
+    const text = texts[build.blocks[0]];
+    const before = await readBoard(page);
+    await board(page).add(text).click();
+    await waitForText(() => board(page).lines.nth(before.length).getAttribute('aria-label'), new RegExp(`^Line ${before.length + 1} of ${before.length + 1}: `), { what: 'the added line' });
+    const added = (await readBoard(page))[before.length];
+    await board(page).lines.nth(before.length).focus();
+    for (const key of ['Space', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowRight', 'Space']) await page.keyboard.press(key);
+    const at = before.length - 3;
+    await waitForText(async () => JSON.stringify((await readBoard(page))[at]), JSON.stringify({ text, depth: added.depth + 1, locked: false, lifted: false }), { what: `line ${at + 1}` });
+    const lines = await readBoard(page);
+    assert.deepEqual(lines.filter((_, index) => index !== at), before, 'every other line is where it was');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    assert.match(focused ?? 'nothing', new RegExp(`^Line ${at + 1} of ${lines.length}: `), 'the focus is on the line carried');
+    // The page's own shortcuts never saw the keys: the lab is still at the task's step.
+    assert.match(page.url(), new RegExp(`${PART.hash}(?![0-9])`), 'still at the task\'s step');
+    assertNoErrors(errors);
+    await close();
+  });
 });

@@ -1,5 +1,5 @@
 //! The honest length of a lesson: what a learner reads at 200 words a minute, plus an allowance
-//! for each step and each question. `lessons/README.md` ("How long a lesson takes") states the
+//! for each step, each question, and each build task and hunt. `lessons/README.md` ("How long a lesson takes") states the
 //! rule; the checker warns when a lesson's declared `minutes` is off by more than 30 %.
 
 use super::files::{LessonFile, TryFile};
@@ -10,6 +10,10 @@ pub const WORDS_PER_MINUTE: u32 = 200;
 pub const STEP_SECONDS: u32 = 30;
 /// Per question: choosing an answer and reading its explanation.
 pub const QUESTION_SECONDS: u32 = 60;
+/// Per build task: placing the blocks, checking the design, reading a counterexample, trying again.
+pub const BUILD_SECONDS: u32 = 180;
+/// Per hunt: choosing where a fault strikes, a few times, and stepping through the one that breaks.
+pub const HUNT_SECONDS: u32 = 90;
 /// How far the declared minutes may be from the estimate before the checker warns, in percent.
 pub const TOLERANCE_PERCENT: u32 = 30;
 
@@ -21,6 +25,8 @@ pub struct Estimate {
     pub words: u32,
     pub steps: u32,
     pub questions: u32,
+    pub builds: u32,
+    pub hunts: u32,
 }
 
 impl Estimate {
@@ -29,6 +35,8 @@ impl Estimate {
         self.words * 60 / WORDS_PER_MINUTE
             + self.steps * STEP_SECONDS
             + self.questions * QUESTION_SECONDS
+            + self.builds * BUILD_SECONDS
+            + self.hunts * HUNT_SECONDS
     }
 
     /// The estimate in whole minutes, rounded to the nearest.
@@ -44,8 +52,15 @@ impl Estimate {
         if gap * 100 <= estimate * TOLERANCE_PERCENT {
             return None;
         }
+        let counted = |count: u32, what: &str, seconds: u32| match count {
+            0 => String::new(),
+            1 => format!(", 1 {what} at {seconds} s"),
+            _ => format!(", {count} {what}s at {seconds} s"),
+        };
+        let tasks = counted(self.builds, "build task", BUILD_SECONDS)
+            + &counted(self.hunts, "hunt", HUNT_SECONDS);
         Some(format!(
-            "minutes = {declared}, but the lesson takes about {} ({} words at {WORDS_PER_MINUTE} a minute, {} steps at {STEP_SECONDS} s, {} questions at {QUESTION_SECONDS} s); declare {}",
+            "minutes = {declared}, but the lesson takes about {} ({} words at {WORDS_PER_MINUTE} a minute, {} steps at {STEP_SECONDS} s, {} questions at {QUESTION_SECONDS} s{tasks}); declare {}",
             self.minutes(),
             self.words,
             self.steps,
@@ -71,15 +86,20 @@ pub(crate) fn estimate(file: &LessonFile) -> Estimate {
                 .map(|option| words(&option.text))
                 .sum::<u32>();
         }
-        // A choice is read and answered like a question.
-        if let Some(TryFile::Choose(choose)) = step.try_it.as_ref().map(|task| task.get_ref()) {
-            counted.questions += 1;
-            counted.words += words(&choose.choose);
-            counted.words += choose
-                .options
-                .iter()
-                .map(|option| words(&option.label))
-                .sum::<u32>();
+        match step.try_it.as_ref().map(|task| task.get_ref()) {
+            // A choice is read and answered like a question.
+            Some(TryFile::Choose(choose)) => {
+                counted.questions += 1;
+                counted.words += words(&choose.choose);
+                counted.words += choose
+                    .options
+                    .iter()
+                    .map(|option| words(&option.label))
+                    .sum::<u32>();
+            }
+            Some(TryFile::Build(_)) => counted.builds += 1,
+            Some(TryFile::Hunt(_)) => counted.hunts += 1,
+            _ => {}
         }
     }
     counted
@@ -113,9 +133,21 @@ mod tests {
             words: 400,
             steps: 6,
             questions: 3,
+            ..Estimate::default()
         };
         assert_eq!(estimate.seconds(), 480);
         assert_eq!(estimate.minutes(), 8);
+        // A build task and a hunt: 4.5 minutes more.
+        let tasks = Estimate {
+            builds: 1,
+            hunts: 1,
+            ..estimate
+        };
+        assert_eq!(tasks.seconds(), 750);
+        assert!(tasks
+            .off(8)
+            .expect("a warning")
+            .contains(", 1 build task at 180 s, 1 hunt at 90 s); declare 13"));
     }
 
     #[test]
@@ -124,6 +156,7 @@ mod tests {
             words: 400,
             steps: 6,
             questions: 3,
+            ..Estimate::default()
         };
         // 8 minutes: 30 % is 2.4 minutes either way.
         for honest in [6, 8, 10] {
