@@ -94,7 +94,7 @@ fn an_unsafe_design_that_does_not_break_is_an_error() {
 #[test]
 fn a_typo_is_reported_with_line_and_column() {
     let dir = course_with("typo", |text| {
-        text.replacen("minutes = 10", "minuets = 10", 1)
+        text.replacen("minutes = 17", "minuets = 17", 1)
     });
     let found = errors(&dir);
     assert!(

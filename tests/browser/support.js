@@ -127,8 +127,8 @@ export function launchBrowser() {
  * are allowed; call assertNoErrors(errors) at the end. The lab's service worker is blocked (so
  * routes see every request, and no test caches the build) unless `serviceWorkers: 'allow'`.
  */
-export async function newPage(browser, { serviceWorkers = 'block' } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers });
+export async function newPage(browser, { serviceWorkers = 'block', ...options } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers, ...options });
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   const errors = [];
