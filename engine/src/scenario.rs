@@ -260,10 +260,11 @@ impl KeySource {
         KeySource::None,
     ];
 
-    /// Whether `workflow` may take this key source: only a provider request (`reserve`) has a
-    /// header to leave out, so `None` is for it alone (the rule `Scenario::validate` enforces).
+    /// Whether `workflow` may take this key source: only a provider request (`reserve`,
+    /// `webhook`) has a header to leave out, so `None` is for them alone (the rule
+    /// `Scenario::validate` enforces, and the scenario form's choices follow).
     pub fn allowed_in(self, workflow: WorkflowKind) -> bool {
-        self != KeySource::None || workflow == WorkflowKind::Reserve
+        self != KeySource::None || matches!(workflow, WorkflowKind::Reserve | WorkflowKind::Webhook)
     }
 }
 

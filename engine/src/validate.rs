@@ -5,7 +5,7 @@
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultRule};
 use crate::kind::WorkflowKind;
-use crate::scenario::{KeySource, Scenario, Schedule, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX};
+use crate::scenario::{Scenario, Schedule, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX};
 
 impl Scenario {
     /// Checks every rule the engine relies on; the first broken one is returned.
@@ -61,7 +61,7 @@ impl Scenario {
             });
         }
         range("workers", self.workers.len() as i64, 1, 64)?;
-        if self.design.key == KeySource::None && self.workflow != WorkflowKind::Reserve {
+        if !self.design.key.allowed_in(self.workflow) {
             return Err(ScenarioError::NoKeyOutsideReserve {
                 workflow: self.workflow.name().to_string(),
             });

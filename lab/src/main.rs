@@ -53,10 +53,9 @@ fn generate(args: GenerateArgs) -> ExitCode {
     spec.seed = args.seed.unwrap_or(spec.seed);
     if let Some(workflow) = args.workflow {
         spec.workflow = workflow;
-        if workflow != lab_engine::WorkflowKind::Reserve {
-            // The reference faults strike at provider.submit, which only reserve has.
-            spec.faults.clear();
-        }
+        // The reference faults strike where the workflow may not act: keep only those it can take.
+        spec.faults
+            .retain(|rule| workflow.faults_at(rule.at).contains(&rule.fault));
     }
     match toml::to_string(&spec.scenario()) {
         Ok(text) => {

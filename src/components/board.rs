@@ -264,7 +264,13 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
             <li class={classes!("board-line", format!("depth-{}", line.depth), is_selected.then_some("selected"), is_lifted.then_some("lifted"), is_locked.then_some("locked"), drop_here.then_some("drop-before"))}
                 data-line={index.to_string()}>
                 if is_locked {
-                    <span class="grip" aria-hidden="true">{ "🔒" }</span>
+                    // Drawn, not an emoji: a machine without an emoji font shows a box instead.
+                    <span class="grip lock" aria-hidden="true">
+                        <svg viewBox="0 0 16 16" width="14" height="14" focusable="false">
+                            <rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor" />
+                            <path d="M5 7V5a3 3 0 0 1 6 0v2" fill="none" stroke="currentColor" stroke-width="1.6" />
+                        </svg>
+                    </span>
                 } else {
                     <span class="grip" aria-hidden="true" onpointerdown={ondown} onpointermove={onmove} onpointerup={onup.clone()} onpointercancel={onup}>{ "⠿" }</span>
                 }

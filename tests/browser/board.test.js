@@ -106,33 +106,38 @@ describe('the build board', () => {
     await close();
   });
 
-  it('on a 375 px touch screen, a block dragged by its grip with a finger lands where it is dropped', async () => {
+  it('on a 375 px touch screen, a line dragged by its grip with a finger lands where it is dropped', async () => {
+    // On a phone the bank sits above the program; a block is added by a tap (after the selected
+    // line) and put in place by dragging it within the program, as here.
     const small = buildPart('side-effect-keys');
     const { page, errors, close } = await newPage(browser, { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
     await open(page, `${origin}/${small.hash}`);
-    const before = await readBoard(page);
-    const text = small.texts[small.build.blocks[0]];
-    const item = board(page).box.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Add “${text}” to your program`, exact: true }) }).first();
-    const grip = item.locator('[aria-hidden="true"]').first();
-    await board(page).lines.nth(1).scrollIntoViewIfNeeded();
-    await grip.scrollIntoViewIfNeeded();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `the board fits the screen (the page is ${width} px wide)`);
-    const from = await grip.boundingBox();
-    const target = await board(page).lines.nth(1).boundingBox();
-    assert.ok(from && target && target.y + target.height < 812 && from.y > 0, 'the grip and the line to drop at are both on screen');
+    const before = await readBoard(page);
+    const from = before.findIndex((line) => !line.locked);
+    const to = before.findIndex((line, index) => index > from + 1 && line.locked);
+    const line = board(page).lines.nth(from);
+    await line.evaluate((handle) => handle.scrollIntoView({ block: 'start' }));
+    // The grip is the hidden handle just before the line's button.
+    const grip = line.locator('xpath=preceding-sibling::*[@aria-hidden="true"][1]');
+    const start = await grip.boundingBox();
+    const target = await board(page).lines.nth(to).boundingBox();
     const list = await board(page).box.getByRole('list').filter({ has: page.getByRole('button', { name: /^Line 1 of \d+: / }) }).boundingBox();
+    assert.ok(target.y + target.height < 812, 'the line to drop at is on screen');
     // A finger, as the browser's touch input sends it (Playwright's touchscreen only taps).
     const cdp = await page.context().newCDPSession(page);
     const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
-    const [x0, y0] = [from.x + from.width / 2, from.y + from.height / 2];
-    const [x1, y1] = [list.x + 4 + before[1].depth * 24, target.y + 3];
+    const [x0, y0] = [start.x + start.width / 2, start.y + start.height / 2];
+    const [x1, y1] = [list.x + 4 + before[to].depth * 24, target.y + 3];
     await touch('touchStart', x0, y0);
     for (let step = 1; step <= 10; step += 1) await touch('touchMove', x0 + ((x1 - x0) * step) / 10, y0 + ((y1 - y0) * step) / 10);
     await touch('touchEnd');
-    await waitForText(async () => String((await readBoard(page)).length), String(before.length + 1), { what: 'the number of lines' });
+    // Dropped before line `to`: the carried line now sits just above it.
+    const moved = before[from];
+    await waitForText(async () => (await readBoard(page))[to - 1]?.text ?? '', moved.text, { what: `line ${to}` });
     const after = await readBoard(page);
-    assert.equal(after[1].text, text, 'the block is line 2');
+    assert.equal(after.length, before.length, 'as many lines as before');
     assertNoErrors(errors);
     await close();
   });
