@@ -45,6 +45,37 @@ struct Lifted {
     before: Program,
 }
 
+/// What the keys act on, kept between renders. Keys can come faster than the page redraws (a
+/// busy machine, a quick typist): each must act on the board the key before it left, at the
+/// line it left the keys on, not on the board and the line last drawn, whose handlers the
+/// keys still reach until the page catches up.
+#[derive(Default)]
+struct Keys {
+    /// The boards sent to the page and not drawn yet, oldest first.
+    pending: std::collections::VecDeque<Program>,
+    /// The board last drawn.
+    drawn: Program,
+    /// The line the last move left the keys on.
+    at: Option<usize>,
+    /// The line picked up, and the board before it.
+    lifted: Option<Lifted>,
+}
+
+impl Keys {
+    /// The board and line a key acts on: the board the last move left (drawn or not), and the
+    /// line the keys were left on while a line is carried or a move is not drawn yet (the focus
+    /// reaches the carried line only after the page draws the move); otherwise the line whose
+    /// handle has the focus.
+    fn now(&self, drawn: &Program, index: usize) -> (Program, usize) {
+        let board = self.pending.back().unwrap_or(drawn).clone();
+        let index = match self.lifted.is_some() || !self.pending.is_empty() {
+            true => self.at.unwrap_or(index),
+            false => index,
+        };
+        (board, index)
+    }
+}
+
 /// A press on a block's grip, until it is released: where the block comes from, where the press
 /// began, and where it would drop.
 #[derive(Clone, Copy, PartialEq)]
@@ -75,6 +106,21 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     let drop_shown = use_state(|| None::<(usize, u8)>);
     let said = use_state(String::new);
     let focus = use_state(|| None::<usize>);
+    let keys = use_mut_ref(Keys::default);
+    {
+        // The page has drawn a board: the moves up to it are no longer ahead of it. A board
+        // that no move sent (another tab, a link) drops them all.
+        let mut keys = keys.borrow_mut();
+        if *board != keys.drawn {
+            keys.drawn = board.clone();
+            match keys.pending.iter().position(|sent| sent == board) {
+                Some(drawn) => {
+                    keys.pending.drain(..=drawn);
+                }
+                None => keys.pending.clear(),
+            }
+        }
+    }
     let lines_ref = use_node_ref();
     let status = use_reducer(|| Status::Idle);
     let module: Slot = use_mut_ref(|| None);
@@ -85,16 +131,6 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     let in_bank = bank(build, board);
     let code = |block: Block| words(block, scenario).1;
     let total = board.lines.len();
-    let describe = |index: usize, program: &Program| {
-        let line = program.lines[index];
-        format!(
-            "“{}”, line {} of {}, {}",
-            code(line.block),
-            index + 1,
-            program.lines.len(),
-            depth_words(line.depth)
-        )
-    };
 
     // Every move: the new board, what to say, the line to focus.
     let apply = {
@@ -102,7 +138,13 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         let said = said.clone();
         let selected = selected.clone();
         let focus = focus.clone();
+        let keys = Rc::clone(&keys);
         Callback::from(move |(next, words, at): (Program, String, Option<usize>)| {
+            {
+                let mut keys = keys.borrow_mut();
+                keys.pending.push_back(next.clone());
+                keys.at = at;
+            }
             onchange.emit(next);
             said.set(words);
             selected.set(at);
@@ -167,19 +209,38 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
             if is_lifted { ", picked up" } else { "" }
         );
         let onkeydown = {
-            let board = board.clone();
+            let drawn = board.clone();
             let lifted = lifted.clone();
             let selected = selected.clone();
             let apply = apply.clone();
             let said = said.clone();
             let lines_ref = lines_ref.clone();
-            let describe_here = describe(index, &board);
-            let code_here = text.clone();
+            let keys = Rc::clone(&keys);
+            let build = Rc::clone(build);
+            let scenario = Rc::clone(scenario);
             Callback::from(move |event: KeyboardEvent| {
                 let key = event.key();
-                let handled = match (key.as_str(), lifted.as_ref()) {
+                let (board, index) = keys.borrow().now(&drawn, index);
+                let Some(line) = board.lines.get(index).copied() else {
+                    return;
+                };
+                let is_locked = locked(&build, &board)[index];
+                let code_here = words(line.block, &scenario).1;
+                let describe_here = format!(
+                    "“{code_here}”, line {} of {}, {}",
+                    index + 1,
+                    board.lines.len(),
+                    depth_words(line.depth)
+                );
+                let held = keys.borrow().lifted.clone();
+                let lift = |to: Option<Lifted>| {
+                    keys.borrow_mut().lifted = to.clone();
+                    lifted.set(to);
+                };
+                let handled = match (key.as_str(), held) {
                     (" " | "Enter", None) if !is_locked => {
-                        lifted.set(Some(Lifted { before: board.clone() }));
+                        lift(Some(Lifted { before: board.clone() }));
+                        keys.borrow_mut().at = Some(index);
                         selected.set(Some(index));
                         said.set(format!("Picked up {describe_here}. Up and down move it, left and right change its indentation, Space drops it, Escape puts it back."));
                         true
@@ -189,14 +250,14 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                         true
                     }
                     (" " | "Enter", Some(_)) => {
-                        lifted.set(None);
+                        lift(None);
                         said.set(format!("Dropped {describe_here}."));
                         true
                     }
                     ("Escape", Some(held)) => {
-                        let before = held.before.clone();
+                        let before = held.before;
                         let at = (!before.lines.is_empty()).then(|| index.min(before.lines.len() - 1));
-                        lifted.set(None);
+                        lift(None);
                         apply.emit((before, format!("Put back “{code_here}” where it was."), at));
                         true
                     }
@@ -206,7 +267,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                             _ => (index + 1 < board.lines.len()).then_some(index + 1),
                         };
                         if let Some(to) = to {
-                            let next = move_line(&board, index, to, board.lines[index].depth);
+                            let next = move_line(&board, index, to, line.depth);
                             let words = format!("Moved to line {} of {}.", to + 1, next.lines.len());
                             apply.emit((next, words, Some(to)));
                         }
@@ -214,7 +275,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                     }
                     ("ArrowLeft" | "ArrowRight", Some(_)) => {
                         let by = if key == "ArrowLeft" { -1 } else { 1 };
-                        let depth = indented(board.lines[index].depth, by);
+                        let depth = indented(line.depth, by);
                         let next = move_line(&board, index, index, depth);
                         apply.emit((next, format!("Now {}.", depth_words(depth)), Some(index)));
                         true
@@ -225,6 +286,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                             _ => (index + 1 < board.lines.len()).then_some(index + 1),
                         };
                         if let Some(to) = to {
+                            keys.borrow_mut().at = Some(to);
                             selected.set(Some(to));
                             focus_line(&lines_ref, to);
                         }
@@ -247,9 +309,13 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         let onclick = {
             let selected = selected.clone();
             let lifted = lifted.clone();
+            let keys = Rc::clone(&keys);
             Callback::from(move |event: MouseEvent| {
                 // A click (not the Enter or Space that picks a line up) selects the line.
                 if event.detail() > 0 {
+                    let mut keys = keys.borrow_mut();
+                    keys.lifted = None;
+                    keys.at = Some(index);
                     lifted.set(None);
                     selected.set(Some(index));
                 }

@@ -165,7 +165,11 @@ describe('the build board', () => {
     await waitForText(() => board(page).lines.nth(before.length).getAttribute('aria-label'), new RegExp(`^Line ${before.length + 1} of ${before.length + 1}: `), { what: 'the added line' });
     const added = (await readBoard(page))[before.length];
     await board(page).lines.nth(before.length).focus();
+    // A slow machine, so the keys surely outrun the redraws (six times slower than this one).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     for (const key of ['Space', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowRight', 'Space']) await page.keyboard.press(key);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     const at = before.length - 3;
     await waitForText(async () => JSON.stringify((await readBoard(page))[at]), JSON.stringify({ text, depth: added.depth + 1, locked: false, lifted: false }), { what: `line ${at + 1}` });
     const lines = await readBoard(page);

@@ -12,6 +12,7 @@ use super::check::{check_explored, check_prerequisites, check_variant, order};
 use super::error::{at, LessonError};
 use super::files::{ExploreFile, LessonFile, ManifestFile, VariantFile, MANIFEST};
 use super::minutes::estimate;
+use super::options::{longest_correct, longest_warning};
 use super::steps::compile_steps;
 use crate::model::{Course, Explore, Lesson, Variant, FORMAT_VERSION};
 
@@ -287,6 +288,18 @@ fn compile(
         estimate(&file)
             .off(*file.minutes.get_ref())
             .map(|message| at(path, text, file.minutes.span().start, message)),
+    );
+    let first_question = file
+        .steps
+        .iter()
+        .flat_map(|step| &step.questions)
+        .next()
+        .map_or(file.id.span().start, |question| {
+            question.prompt.span().start
+        });
+    warnings.extend(
+        longest_warning(longest_correct(&file))
+            .map(|message| at(path, text, first_question, message)),
     );
     let lesson = Lesson {
         id: file.id.into_inner(),

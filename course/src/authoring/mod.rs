@@ -6,7 +6,8 @@
 //!
 //! 1. [`error`] (a problem and its place in a file), [`files`] (the file formats, the manifest's
 //!    name), [`markdown`] (rendering and safe addresses).
-//! 2. [`cursor`] (a step's place in a trace), [`minutes`] (the honest length).
+//! 2. [`cursor`] (a step's place in a trace), [`minutes`] (the honest length), [`options`] (an
+//!    answer given away by its length).
 //! 3. [`check`] (each variant against its kind, expectations and explore budget; the course's
 //!    order and prerequisites).
 //! 4. [`task`] (what a step asks the learner to do, each task kind held to the outcome it
@@ -23,6 +24,7 @@ mod files;
 mod load;
 mod markdown;
 mod minutes;
+mod options;
 mod steps;
 mod task;
 
