@@ -10,8 +10,12 @@ const LOST_REPLY = engineTraces('lessons/01-lost-reply.toml');
 const BUILD_STEP = LOST_REPLY[0].verdicts.find((verdict) => verdict.invariant === 'one_effect').broken_at + 1;
 const HUNT_STEP = LOST_REPLY[0].events.length + 2;
 
-/** Waits for "Step K of N" and returns [K, N]. */
+/**
+ * Waits for the app's "Step K of N" (not the prerendered page's, which shows the same text
+ * before the app takes over and answers no key) and returns [K, N].
+ */
 async function stepNumbers(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
   const text = await waitForText(stepper(page).count, /^Step \d+ of \d+$/, { what: 'the step count' });
   return text.match(/\d+/g).map(Number);
 }
