@@ -135,6 +135,37 @@ pub(crate) fn send_effect(
     request: impl FnOnce() -> Label,
     reply: Label,
 ) -> Sent {
+    let effect = Effect {
+        sink: Text::fixed(sink),
+        key: key.clone(),
+        operation: op.clone(),
+        tick: ctx.world.tick,
+    };
+    send(ctx, step, sink, Some(effect), request, reply)
+}
+
+/// A send the sink recognises as a repeat of one it carried out (a key it keeps): the same
+/// faults as `send_effect`, but the sink answers `reply` and nothing new happens there.
+pub(crate) fn send_kept(
+    ctx: &mut Ctx,
+    step: &mut Step,
+    sink: &'static str,
+    request: impl FnOnce() -> Label,
+    reply: Label,
+) -> Sent {
+    send(ctx, step, sink, None, request, reply)
+}
+
+/// A send and the faults it meets; `effect` is what happens at the sink once it arrives, if
+/// anything does.
+fn send(
+    ctx: &mut Ctx,
+    step: &mut Step,
+    sink: &'static str,
+    effect: Option<Effect>,
+    request: impl FnOnce() -> Label,
+    reply: Label,
+) -> Sent {
     match ctx.fault {
         Some(FaultKind::Busy) => {
             step.fault_used = true;
@@ -148,47 +179,14 @@ pub(crate) fn send_effect(
         }
         _ => {}
     }
-    ctx.world.push_effect(Effect {
-        sink: Text::fixed(sink),
-        key: key.clone(),
-        operation: op.clone(),
-        tick: ctx.world.tick,
-    });
+    if let Some(effect) = effect {
+        ctx.world.push_effect(effect);
+    }
     let lost = ctx.fault == Some(FaultKind::LoseReply);
     step.fault_used = lost;
     let how = if lost { Lost::Reply } else { Lost::Nothing };
     step.messages = ctx.call(sink, how, || (request(), Some(reply)));
     Sent::Done { lost }
-}
-
-/// A send the sink recognises as a repeat of one it carried out (a key it keeps): the same
-/// faults as `send_effect`, but the sink answers `reply` and nothing new happens there.
-pub(crate) fn send_kept(
-    ctx: &mut Ctx,
-    step: &mut Step,
-    sink: &'static str,
-    request: impl FnOnce() -> Label,
-    reply: Label,
-) -> Sent {
-    let how = match ctx.fault {
-        Some(FaultKind::Busy) => {
-            step.fault_used = true;
-            step.messages = ctx.call(sink, Lost::Nothing, || (request(), Some(Label::Busy)));
-            return Sent::NotSent(NotSent::Busy);
-        }
-        Some(FaultKind::LoseRequest) => {
-            step.fault_used = true;
-            step.messages = ctx.call(sink, Lost::Request, || (request(), None));
-            return Sent::NotSent(NotSent::RequestLost);
-        }
-        Some(FaultKind::LoseReply) => Lost::Reply,
-        _ => Lost::Nothing,
-    };
-    step.fault_used = how == Lost::Reply;
-    step.messages = ctx.call(sink, how, || (request(), Some(reply)));
-    Sent::Done {
-        lost: how == Lost::Reply,
-    }
 }
 
 /// What a write to the results table did, as the worker saw it.

@@ -1670,25 +1670,11 @@ impl Task {
         }
         let op = self.start.op.clone();
         let sent = send_effect(ctx, step, "email", &key, &op, || Label::Email, Label::Sent);
-        match sent {
-            Sent::NotSent(why) => {
-                step.outcome = Some(Outcome::EmailNotSent { why });
-                Then::Raise(Raised::NotSent)
-            }
-            // Sent, but the worker cannot tell: nothing goes into the email log.
-            Sent::Done { lost: true } => {
-                step.outcome = Some(Outcome::EmailReplyLost);
-                Then::Raise(Raised::Timeout)
-            }
-            Sent::Done { lost: false } => {
-                if logged {
-                    ctx.world.insert_tracker(&log_key, &op);
-                }
-                let sent = ctx.world.sink_effects("email", &op);
-                step.outcome = Some(Outcome::EmailSent { sent });
-                Then::Next
-            }
+        // Sent with its reply lost, the worker cannot tell: nothing goes into the email log.
+        if logged && sent == (Sent::Done { lost: false }) {
+            ctx.world.insert_tracker(&log_key, &op);
         }
+        emailed(ctx, step, "email", &op, sent)
     }
 
     /// The receipt, through a mail API that keeps each idempotency key it is given (among the
@@ -1705,24 +1691,30 @@ impl Task {
             true => send_kept(ctx, step, RECEIPT, || Label::Email, Label::AlreadySent),
             false => send_effect(ctx, step, RECEIPT, &key, &op, || Label::Email, Label::Sent),
         };
-        match sent {
-            Sent::NotSent(why) => {
-                step.outcome = Some(Outcome::EmailNotSent { why });
-                Then::Raise(Raised::NotSent)
-            }
-            Sent::Done { lost: true } => {
-                step.outcome = Some(Outcome::EmailReplyLost);
-                Then::Raise(Raised::Timeout)
-            }
-            Sent::Done { lost: false } if kept => {
-                step.outcome = Some(Outcome::EmailSkipped);
-                Then::Next
-            }
-            Sent::Done { lost: false } => {
-                let sent = ctx.world.sink_effects(RECEIPT, &op);
-                step.outcome = Some(Outcome::EmailSent { sent });
-                Then::Next
-            }
+        if kept && sent == (Sent::Done { lost: false }) {
+            step.outcome = Some(Outcome::EmailSkipped);
+            return Then::Next;
+        }
+        emailed(ctx, step, RECEIPT, &op, sent)
+    }
+}
+
+/// What an email's send did, as the run goes on: refused or lost on the way (nothing sent), sent
+/// with its reply lost (the worker times out), or sent.
+fn emailed(ctx: &mut Ctx, step: &mut Step, sink: &'static str, op: &Text, sent: Sent) -> Then {
+    match sent {
+        Sent::NotSent(why) => {
+            step.outcome = Some(Outcome::EmailNotSent { why });
+            Then::Raise(Raised::NotSent)
+        }
+        Sent::Done { lost: true } => {
+            step.outcome = Some(Outcome::EmailReplyLost);
+            Then::Raise(Raised::Timeout)
+        }
+        Sent::Done { lost: false } => {
+            let sent = ctx.world.sink_effects(sink, op);
+            step.outcome = Some(Outcome::EmailSent { sent });
+            Then::Next
         }
     }
 }
