@@ -2,7 +2,7 @@
 //! bank, the moves a learner makes (each one a new board), and the words of the hints. The view
 //! (`components::board`) draws it and sends the moves; nothing here touches the page.
 
-use lab_course::Build;
+use lab_course::{Build, Placed};
 use lab_engine::{Block, Line, Program, Scenario, PROGRAM_DEPTH_MAX, PROGRAM_LINES_MAX};
 
 /// The board at the start: the task's starting lines.
@@ -21,14 +21,31 @@ pub fn start(build: &Build) -> Program {
 
 /// Which lines of `board` are the task's locked lines: the first lines that match them, in order.
 pub fn locked(build: &Build, board: &Program) -> Vec<bool> {
-    let mut wanted = build.start.iter().filter(|placed| placed.locked).peekable();
+    locked_lines(&locked_of(&build.start), board)
+}
+
+/// The locked lines of a start, in order.
+pub fn locked_of(start: &[Placed]) -> Vec<Line> {
+    start
+        .iter()
+        .filter(|placed| placed.locked)
+        .map(|placed| Line {
+            block: placed.block,
+            depth: placed.depth,
+        })
+        .collect()
+}
+
+/// Which lines of `board` are the `locked` lines: the first lines that match them, in order. A
+/// locked line never moves, so this finds it on every board made from the start (a line equal to
+/// it, block and depth, is the same to the program).
+pub fn locked_lines(locked: &[Line], board: &Program) -> Vec<bool> {
+    let mut wanted = locked.iter().peekable();
     board
         .lines
         .iter()
         .map(|line| {
-            let matches = wanted
-                .peek()
-                .is_some_and(|placed| placed.block == line.block && placed.depth == line.depth);
+            let matches = wanted.peek().is_some_and(|locked| *locked == line);
             if matches {
                 wanted.next();
             }

@@ -84,7 +84,13 @@ impl Reducible for Status {
                 scenario,
             },
             ExploreAction::Heard(Heard::Reply(Reply::Refused(words))) => Status::Failed(words),
-            ExploreAction::Heard(Heard::Reply(Reply::Ready | Reply::Contended { .. })) => {
+            ExploreAction::Heard(Heard::Reply(
+                Reply::Ready
+                | Reply::Contended { .. }
+                | Reply::Counting { .. }
+                | Reply::Judged(_)
+                | Reply::Opened(_),
+            )) => {
                 return self
             }
             ExploreAction::Heard(Heard::Failed(words)) => Status::Failed(match &*self {

@@ -11,22 +11,37 @@
 //! `lab run` and the app's sandbox share it. With the `mutations` feature (tests only), `mutate`
 //! changes texts for the property tests of the app and of `lab`.
 //!
+//! `build_task` holds a build task to its promises (`lab check` and the challenge builder share
+//! it). `challenge` is a build task an instructor makes in the page and hands out by link or as
+//! a lesson file; `rich` is text someone else wrote, as a tree the page draws as text; with the
+//! `markdown` feature, `markdown` renders the lessons' Markdown subset (to HTML for lessons, to
+//! `rich` for challenges, in the second module).
+//!
 //! The layers, from the bottom up; a module imports only from the layers below it (and the
 //! engine), and `scripts/structure.mjs` fails on any import cycle:
 //!
-//! 1. `model` (the compiled course), `names` (enums by name) and `wording` (the report in
-//!    words): the engine only.
-//! 2. `share` (links) and `scenario_text` (one scenario as TOML): the model.
-//! 3. `authoring`: everything above; its own layers are in its module doc. `mutate` (tests
+//! 1. `model` (the compiled course), `names` (enums by name), `wording` (the report in words)
+//!    and `rich` (text as a tree): the engine only.
+//! 2. `build_task` (a build task's promises), `share::whole` (a whole scenario in a link):
+//!    the model.
+//! 3. `challenge`, then `share` (links, a challenge among them), `scenario_text` (one
+//!    scenario as TOML) and `markdown`.
+//! 4. `authoring`: everything above; its own layers are in its module doc. `mutate` (tests
 //!    only) stands apart: it imports nothing of the crate.
 
+pub mod build_task;
+pub mod challenge;
 pub mod model;
 pub mod names;
+pub mod rich;
 pub mod share;
 pub mod wording;
 
 #[cfg(feature = "authoring")]
 pub mod authoring;
+
+#[cfg(feature = "markdown")]
+pub mod markdown;
 
 #[cfg(feature = "scenario-text")]
 pub mod scenario_text;

@@ -74,7 +74,7 @@ pub use outcome::{Arrival, Label, Message, NotSent, Outcome, Prior, Rejection, R
 pub use program::{Line, Program, ProgramError, PROGRAM_DEPTH_MAX, PROGRAM_LINES_MAX};
 pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
-pub use rng::{fnv1a, Rng};
+pub use rng::{fnv1a, fnv1a_bytes, Rng};
 pub use scenario::{
     canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,

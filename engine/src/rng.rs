@@ -38,8 +38,13 @@ impl Rng {
 
 /// FNV-1a, 64 bits: the content hash behind `key = "content_hash"`.
 pub fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    fnv1a_bytes(text.as_bytes())
+}
+
+/// FNV-1a, 64 bits, of bytes (a challenge's id and its completion codes' checksum).
+pub fn fnv1a_bytes(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
 

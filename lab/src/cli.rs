@@ -28,8 +28,9 @@ pub enum Command {
     /// Explore every schedule within K injected faults (of kinds F) and P preemptions, and print
     /// every invariant's verdict and the shortest counterexample as a scenario to replay.
     Explore(ExploreArgs),
-    /// Check every lesson in DIR, exploring each variant within its budget.
-    Check(LessonsArgs),
+    /// Check every lesson in DIR (or one lesson FILE, such as a challenge downloaded from the
+    /// page), exploring each variant within its budget.
+    Check(CheckArgs),
     /// Print every lesson's tasks, checked, one JSON line each.
     Tasks(LessonsArgs),
     /// Print a batch scenario (TOML) of N records: the engine's reference load.
@@ -84,6 +85,13 @@ pub struct ExploreArgs {
     /// One JSON line per variant: the report.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The lessons folder (`course.toml` and one TOML file per lesson), or one lesson file.
+    #[arg(default_value = "lessons", value_name = "DIR|FILE")]
+    pub path: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -1,5 +1,5 @@
-//! `lab check` and `lab tasks`: every lesson of a folder checked (the explorer included), or
-//! every lesson's checked tasks, one JSON line each (what the browser tests walk).
+//! `lab check` and `lab tasks`: every lesson of a folder (or one lesson file) checked, the explorer
+//! included, or every lesson's checked tasks, one JSON line each (what the browser tests walk).
 
 use std::io::Write;
 use std::path::Path;
@@ -9,11 +9,17 @@ use lab_course::authoring;
 
 use crate::target::report;
 
-pub fn check(dir: &Path) -> ExitCode {
+/// Checks every lesson of a folder, or one lesson file on its own (a challenge downloaded from
+/// the page), exploring every design and build task.
+pub fn check(path: &Path) -> ExitCode {
     let checks = authoring::Checks {
         explore: true,
         build: true,
     };
+    if path.is_file() {
+        return check_file(path, checks);
+    }
+    let dir = path;
     match authoring::load_with(dir, checks) {
         Ok(loaded) => {
             for warning in &loaded.warnings {
@@ -26,35 +32,7 @@ pub fn check(dir: &Path) -> ExitCode {
                 .map(|lesson| lesson.variants.len())
                 .sum();
             for lesson in &loaded.course.lessons {
-                for (index, step) in lesson.steps.iter().enumerate() {
-                    if let Some(lab_course::Task::Hunt(hunt)) = &step.try_it {
-                        println!(
-                            "hunt: {} part {}: {} of {} placements of one fault break {}",
-                            lesson.id,
-                            index + 1,
-                            hunt.breaking,
-                            hunt.placements,
-                            hunt.breaks
-                                .map_or("an invariant".to_string(), |wanted| format!(
-                                    "\"{}\"",
-                                    wanted.statement()
-                                ))
-                        );
-                    }
-                    if let Some(lab_course::Task::Build(build)) = &step.try_it {
-                        if let Some(figures) = &build.figures {
-                            println!(
-                                "build: {} part {}: {} of {} arrangements hold ({} blocks in the bank, {} lines locked)",
-                                lesson.id,
-                                index + 1,
-                                figures.hold,
-                                figures.arrangements,
-                                build.blocks.len(),
-                                build.start.iter().filter(|line| line.locked).count()
-                            );
-                        }
-                    }
-                }
+                print_figures(lesson);
             }
             println!(
                 "ok: {} lessons, {} variants, every expectation met, every design explored ({})",
@@ -65,6 +43,69 @@ pub fn check(dir: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(errors) => report(&errors),
+    }
+}
+
+fn check_file(path: &Path, checks: authoring::Checks) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            return report(&[authoring::LessonError {
+                file: path.to_path_buf(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read the file: {error}"),
+            }])
+        }
+    };
+    match authoring::check_lesson_text(path, &text, checks) {
+        Ok((lesson, warnings)) => {
+            for warning in &warnings {
+                eprintln!("warning: {warning}");
+            }
+            print_figures(&lesson);
+            println!(
+                "ok: lesson \"{}\", {} variants, every expectation met, every design explored ({}; a course also checks ids and prerequisites across lessons)",
+                lesson.id,
+                lesson.variants.len(),
+                path.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(errors) => report(&errors),
+    }
+}
+
+/// What the checker explored of a lesson's hunts and build tasks.
+fn print_figures(lesson: &lab_course::Lesson) {
+    for (index, step) in lesson.steps.iter().enumerate() {
+        if let Some(lab_course::Task::Hunt(hunt)) = &step.try_it {
+            println!(
+                "hunt: {} part {}: {} of {} placements of one fault break {}",
+                lesson.id,
+                index + 1,
+                hunt.breaking,
+                hunt.placements,
+                hunt.breaks
+                    .map_or("an invariant".to_string(), |wanted| format!(
+                        "\"{}\"",
+                        wanted.statement()
+                    ))
+            );
+        }
+        if let Some(lab_course::Task::Build(build)) = &step.try_it {
+            if let Some(figures) = &build.figures {
+                println!(
+                    "build: {} part {}: {} of {} arrangements hold ({} blocks in the bank, {} lines locked)",
+                    lesson.id,
+                    index + 1,
+                    figures.hold,
+                    figures.arrangements,
+                    build.blocks.len(),
+                    build.start.iter().filter(|line| line.locked).count()
+                );
+            }
+        }
     }
 }
 

@@ -38,7 +38,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Run(args) => run::run(args),
         Command::Explore(args) => explore::explore(args),
-        Command::Check(args) => lessons::check(&args.dir),
+        Command::Check(args) => lessons::check(&args.path),
         Command::Tasks(args) => lessons::tasks(&args.dir),
         Command::Generate(args) => generate(args),
         Command::Retries(args) => retries::retries(args),

@@ -1,22 +1,54 @@
-//! A build task's Parsons board: blocks in a bank, the learner's program beside it, and the
-//! explorer's verdict on it. Blocks move by keyboard (a line's handle: Space or Enter picks it
-//! up, the arrows move it and change its indentation, Space drops it, Escape puts it back), by
-//! buttons (Add, Move up, Move down, Indent, Outdent, Remove) and by dragging with a mouse or a
-//! finger (pointer events on each block's grip). Every move is announced in a polite live
-//! region. **Check my design** explores the program in the second module, under the task's
-//! budget; hints come one at a time, and the last is the answer.
+//! A Parsons board: blocks in a bank, a program beside it. Blocks move by keyboard (a line's
+//! handle: Space or Enter picks it up, the arrows move it and change its indentation, Space
+//! drops it, Escape puts it back), by buttons (Add, Move up, Move down, Indent, Outdent, Remove)
+//! and by dragging with a mouse or a finger (pointer events on each block's grip). Every move is
+//! announced in a polite live region. [`Board`] is the board alone (the challenge builder edits
+//! an answer and a start with it); [`BuildBoard`] is a build task: the board, **Check my
+//! design** (the explorer, in the second module, under the task's budget), the verdict, and
+//! hints one at a time, the last the answer.
 
 use std::rc::Rc;
 
 use lab_course::{Build, Wrong};
-use lab_engine::{Block, Invariant, Program, Property, Scenario};
+use lab_engine::{Block, Invariant, Line, Program, Property, Scenario};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::board::{add, bank, indented, locked, move_line, out_of_place, remove, start, words};
+use crate::board::{
+    add, bank, indented, locked_lines, locked_of, move_line, out_of_place, remove, start, words,
+};
 use crate::format::count;
 use crate::search::{search, Slot, Status};
 use crate::worker_module;
+
+#[derive(Properties, PartialEq)]
+pub struct BoardProps {
+    /// The lines on the board.
+    pub board: Program,
+    /// The blocks the bank shows, in order.
+    pub bank: Vec<Block>,
+    /// The locked lines, in order: they stay where they are.
+    pub locked: Vec<Line>,
+    /// The design the program runs in: a block's words name its operations.
+    pub scenario: Rc<Scenario>,
+    pub onchange: Callback<Program>,
+    /// Tells two boards on one page apart: their headings' and hints' ids start with it.
+    #[prop_or(AttrValue::from("board"))]
+    pub id: AttrValue,
+    /// The program's heading, and how the bank's buttons name it ("Add … to your program").
+    #[prop_or(AttrValue::from("Your program"))]
+    pub title: AttrValue,
+    #[prop_or(AttrValue::from("your program"))]
+    pub name: AttrValue,
+    /// What the structure line says of a well-formed program.
+    #[prop_or(AttrValue::from(
+        "The program reads as Python would: check it against every schedule."
+    ))]
+    pub ready_words: AttrValue,
+    /// Locks and unlocks a line (the builder's start): the toolbar offers it.
+    #[prop_or_default]
+    pub onlock: Option<Callback<usize>>,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct BuildBoardProps {
@@ -25,6 +57,11 @@ pub struct BuildBoardProps {
     pub scenario: Rc<Scenario>,
     /// The lines on the board.
     pub board: Program,
+    /// What to build, drawn by the page (a lesson's is trusted HTML; a challenge's, text).
+    pub prompt: Html,
+    /// The author's own hints, drawn by the page, shown before the answer.
+    #[prop_or_default]
+    pub hints_shown: Vec<Html>,
     /// Hints shown so far, and whether a check found the program holding.
     pub hints: u32,
     pub solved: bool,
@@ -33,6 +70,9 @@ pub struct BuildBoardProps {
     pub onhint: Callback<u32>,
     /// A check found the board's program holding.
     pub onsolved: Callback<()>,
+    /// A check was asked for.
+    #[prop_or_default]
+    pub onchecked: Callback<()>,
     /// Opens a counterexample in the player: its scenario and the event that breaks.
     pub onopen: Callback<(Scenario, u32)>,
     /// Runs the board's program in the player.
@@ -96,8 +136,7 @@ enum Source {
 const INDENT_PIXELS: i32 = 24;
 
 #[component]
-pub fn BuildBoard(props: &BuildBoardProps) -> Html {
-    let build = &props.build;
+pub fn Board(props: &BoardProps) -> Html {
     let scenario = &props.scenario;
     let board = &props.board;
     let selected = use_state(|| None::<usize>);
@@ -122,13 +161,10 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         }
     }
     let lines_ref = use_node_ref();
-    let status = use_reducer(|| Status::Idle);
-    let module: Slot = use_mut_ref(|| None);
-    use_effect_with((), |_| worker_module::when_settled(worker_module::prefetch));
     let offered = scenario.workflow.offered();
     let structure = board.structure(offered);
-    let locks = locked(build, board);
-    let in_bank = bank(build, board);
+    let locks = locked_lines(&props.locked, board);
+    let in_bank = &props.bank;
     let code = |block: Block| words(block, scenario).1;
     let total = board.lines.len();
 
@@ -188,7 +224,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         html! {
             <li key={format!("bank-{index}-{}", block.name())}>
                 <span class="grip" aria-hidden="true" onpointerdown={ondown} onpointermove={onmove} onpointerup={onup.clone()} onpointercancel={onup}>{ "⠿" }</span>
-                <button type="button" class="block" onclick={on_add(block)} aria-label={format!("Add “{text}” to your program")}>
+                <button type="button" class="block" onclick={on_add(block)} aria-label={format!("Add “{text}” to {}", props.name)}>
                     if let Some(comment) = comment { <span class="comment">{ comment }</span> }
                     <code>{ text }</code>
                 </button>
@@ -197,7 +233,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     });
 
     let lines = board.lines.iter().enumerate().map(|(index, line)| {
-        let is_locked = locks[index];
+        let is_locked = locks.get(index).copied().unwrap_or(false);
         let (comment, text) = words(line.block, scenario);
         let is_selected = *selected == Some(index);
         let is_lifted = is_selected && lifted.is_some();
@@ -216,7 +252,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
             let said = said.clone();
             let lines_ref = lines_ref.clone();
             let keys = Rc::clone(&keys);
-            let build = Rc::clone(build);
+            let locked = props.locked.clone();
             let scenario = Rc::clone(scenario);
             Callback::from(move |event: KeyboardEvent| {
                 let key = event.key();
@@ -224,7 +260,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                 let Some(line) = board.lines.get(index).copied() else {
                     return;
                 };
-                let is_locked = locked(&build, &board)[index];
+                let is_locked = locked_lines(&locked, &board)[index];
                 let code_here = words(line.block, &scenario).1;
                 let describe_here = format!(
                     "“{code_here}”, line {} of {}, {}",
@@ -352,7 +388,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     // The toolbar acts on the selected line, for those who do not drag or use the keys.
     let toolbar = selected.filter(|&index| index < board.lines.len()).map(|index| {
         let line = board.lines[index];
-        let is_locked = locks[index];
+        let is_locked = locks.get(index).copied().unwrap_or(false);
         let step = |label: &'static str, enabled: bool, make: Rc<dyn Fn() -> (Program, String, Option<usize>)>| {
             let apply = apply.clone();
             let onclick = Callback::from(move |_: MouseEvent| apply.emit(make()));
@@ -389,6 +425,23 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                 (next, format!("Took “{text}” back to the bank."), at)
             })
         };
+        let lock = props.onlock.as_ref().map(|onlock| {
+            let onlock = onlock.clone();
+            let said = said.clone();
+            let focus = focus.clone();
+            let words = match is_locked {
+                true => format!("Unlocked line {}: learners may move it.", index + 1),
+                false => format!("Locked line {}: learners get it in place.", index + 1),
+            };
+            let onclick = Callback::from(move |_: MouseEvent| {
+                onlock.emit(index);
+                said.set(words.clone());
+                focus.set(Some(index));
+            });
+            html! {
+                <button type="button" aria-pressed={is_locked.to_string()} {onclick}>{ "Locked" }</button>
+            }
+        });
         html! {
             <div class="board-toolbar" role="toolbar" aria-label={format!("Line {}", index + 1)}>
                 { step("Move up", index > 0, up) }
@@ -396,10 +449,56 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
                 { step("Outdent", line.depth > 0, by(-1)) }
                 { step("Indent", true, by(1)) }
                 { step("Remove", true, take) }
+                { lock.unwrap_or_default() }
             </div>
         }
     });
 
+    let structure_words = match (&structure, board.lines.is_empty()) {
+        (_, true) => "The program is empty: add blocks from the bank.".to_string(),
+        (Ok(_), false) => props.ready_words.to_string(),
+        (Err(error), false) if error.line == 0 => error.message.clone(),
+        (Err(error), false) => format!("Line {}: {}", error.line, error.message),
+    };
+    let id = &props.id;
+    html! {
+        <div class="board-columns">
+            <section class="bank" aria-labelledby={format!("{id}-bank-title")}>
+                <h3 id={format!("{id}-bank-title")}>{ "Blocks" }</h3>
+                if in_bank.is_empty() {
+                    <p class="hint">{ "Every block is on the board." }</p>
+                } else {
+                    <ul>{ for bank_items }</ul>
+                }
+            </section>
+            <section class="program" aria-labelledby={format!("{id}-program-title")}>
+                <h3 id={format!("{id}-program-title")}>{ props.title.clone() }</h3>
+                <p class="hint" id={format!("{id}-keys")}>{ "Select a line, then Space to pick it up; arrows move and indent it; Space drops it. Or drag a block by its grip." }</p>
+                <ol class={classes!("board-lines", drop_at_end.then_some("drop-after"))} ref={lines_ref.clone()} aria-describedby={format!("{id}-keys")}>
+                    { for lines }
+                </ol>
+                // One node whether or not a line is selected: an optional child written as
+                // `for` adds or removes a sibling, and Yew matches siblings from the end, so
+                // the list before it would be rebuilt and the focused line lost.
+                { toolbar.unwrap_or_default() }
+                <p class={classes!("structure", structure.is_err().then_some("wrong"))} role="status">{ structure_words }</p>
+            </section>
+            <p class="visually-hidden" aria-live="polite">{ (*said).clone() }</p>
+        </div>
+    }
+}
+
+#[component]
+pub fn BuildBoard(props: &BuildBoardProps) -> Html {
+    let build = &props.build;
+    let scenario = &props.scenario;
+    let board = &props.board;
+    let said = use_state(String::new);
+    let status = use_reducer(|| Status::Idle);
+    let module: Slot = use_mut_ref(|| None);
+    use_effect_with((), |_| worker_module::when_settled(worker_module::prefetch));
+    let offered = scenario.workflow.offered();
+    let structure = board.structure(offered);
     let well_formed = structure.is_ok() && !board.lines.is_empty();
     let with_program = |program: &Program| {
         let mut changed = (**scenario).clone();
@@ -411,7 +510,11 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         let module = Rc::clone(&module);
         let scenario = with_program(board);
         let budget = build.explore.budget();
-        Callback::from(move |_: MouseEvent| search(&status, &module, &scenario, &budget))
+        let onchecked = props.onchecked.clone();
+        Callback::from(move |_: MouseEvent| {
+            onchecked.emit(());
+            search(&status, &module, &scenario, &budget)
+        })
     };
     let onrun = {
         let onrun = props.onrun.clone();
@@ -419,14 +522,12 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         Callback::from(move |_: MouseEvent| onrun.emit(scenario.clone()))
     };
     let onreset = {
-        let apply = apply.clone();
+        let onchange = props.onchange.clone();
+        let said = said.clone();
         let first = start(build);
         Callback::from(move |_: MouseEvent| {
-            apply.emit((
-                first.clone(),
-                "The board is as it was at the start.".into(),
-                None,
-            ))
+            onchange.emit(first.clone());
+            said.set("The board is as it was at the start.".into());
         })
     };
     let checking = matches!(&*status, Status::Running { .. } | Status::Loading { .. });
@@ -460,39 +561,11 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         .find(|wrong| wrong.program == *board)
         .map(misconception);
     let hints = hints(props, &status);
-    let structure_words = match (&structure, board.lines.is_empty()) {
-        (_, true) => "Your program is empty: add blocks from the bank.".to_string(),
-        (Ok(_), false) => {
-            "The program reads as Python would: check it against every schedule.".to_string()
-        }
-        (Err(error), false) if error.line == 0 => error.message.clone(),
-        (Err(error), false) => format!("Line {}: {}", error.line, error.message),
-    };
     html! {
         <div class="board" data-keys="own">
-            <p class="prompt">{ Html::from_html_unchecked(AttrValue::from(build.prompt_html.clone())) }</p>
-            <div class="board-columns">
-                <section class="bank" aria-labelledby="bank-title">
-                    <h3 id="bank-title">{ "Blocks" }</h3>
-                    if in_bank.is_empty() {
-                        <p class="hint">{ "Every block is on the board." }</p>
-                    } else {
-                        <ul>{ for bank_items }</ul>
-                    }
-                </section>
-                <section class="program" aria-labelledby="program-title">
-                    <h3 id="program-title">{ "Your program" }</h3>
-                    <p class="hint" id="board-keys">{ "Select a line, then Space to pick it up; arrows move and indent it; Space drops it. Or drag a block by its grip." }</p>
-                    <ol class={classes!("board-lines", drop_at_end.then_some("drop-after"))} ref={lines_ref.clone()} aria-describedby="board-keys">
-                        { for lines }
-                    </ol>
-                    // One node whether or not a line is selected: an optional child written as
-                    // `for` adds or removes a sibling, and Yew matches siblings from the end, so
-                    // the list before it would be rebuilt and the focused line lost.
-                    { toolbar.unwrap_or_default() }
-                    <p class={classes!("structure", structure.is_err().then_some("wrong"))} role="status">{ structure_words }</p>
-                </section>
-            </div>
+            <p class="prompt">{ props.prompt.clone() }</p>
+            <Board board={board.clone()} bank={bank(build, board)} locked={locked_of(&build.start)}
+                scenario={Rc::clone(scenario)} onchange={props.onchange.clone()} />
             <div class="board-actions">
                 <button type="button" class="primary" onclick={oncheck} disabled={!well_formed || checking}>{ "Check my design" }</button>
                 <button type="button" onclick={onrun} disabled={!well_formed}>{ "Run it in the player" }</button>
@@ -757,7 +830,7 @@ fn misconception(wrong: &Wrong) -> Html {
 fn hints(props: &BuildBoardProps, status: &Status) -> Html {
     let build = &props.build;
     let scenario = &props.scenario;
-    let total = 3 + build.hints_html.len() as u32;
+    let total = 3 + props.hints_shown.len() as u32;
     let shown = props.hints.min(total);
     let first = match status {
         Status::Done { findings, .. } => match &findings.counterexample {
@@ -771,9 +844,7 @@ fn hints(props: &BuildBoardProps, status: &Status) -> Html {
         let body = match index {
             0 => html! { { first.clone() } },
             1 => html! { { out_of_place(&props.board, &build.reference, scenario) } },
-            index if index - 2 < build.hints_html.len() => {
-                Html::from_html_unchecked(AttrValue::from(build.hints_html[index - 2].clone()))
-            }
+            index if index - 2 < props.hints_shown.len() => props.hints_shown[index - 2].clone(),
             _ => {
                 let lines = build.reference.lines.iter().map(|line| {
                     let (_, text) = words(line.block, scenario);

@@ -12,6 +12,7 @@ pub mod narrative;
 pub mod progress_io;
 pub mod question;
 pub mod record_table;
+pub mod rich;
 pub mod scenario_form;
 pub mod scenario_text;
 pub mod sequence_diagram;

@@ -119,7 +119,11 @@ impl Reducible for Run {
                     };
                 }
                 Reply::Refused(words) => run.status = Status::Failed(words),
-                Reply::Ready | Reply::Contended { .. } => return self,
+                Reply::Ready
+                | Reply::Contended { .. }
+                | Reply::Counting { .. }
+                | Reply::Judged(_)
+                | Reply::Opened(_) => return self,
             },
             (RunAction::Heard(Heard::Failed(words)), Status::Exploring { .. }) => {
                 run.status = Status::Failed(format!("The explorer could not run: {words}."))

@@ -69,7 +69,7 @@ fn read_changes(lesson: &Lesson, text: &str) -> Result<Linked, ShareError> {
             design,
             board,
         } => (design, Some((part as usize, board))),
-        Shared::Scenario { .. } => return Err(ShareError::Malformed),
+        Shared::Scenario { .. } | Shared::Challenge(_) => return Err(ShareError::Malformed),
     };
     let custom = match design {
         None => None,
@@ -538,10 +538,19 @@ fn BuildTask(props: &BuildTaskProps) -> Html {
             dispatcher.dispatch(PlayerAction::Apply(scenario));
         })
     };
+    // The course's own texts, rendered from its Markdown when the site was built.
+    let trusted = |html: &str| Html::from_html_unchecked(AttrValue::from(html.to_string()));
+    let prompt = trusted(&props.build.prompt_html);
+    let author_hints: Vec<Html> = props
+        .build
+        .hints_html
+        .iter()
+        .map(|hint| trusted(hint))
+        .collect();
     html! {
         <TaskCard task={props.task.clone()} done={solved}>
             <BuildBoard build={Rc::clone(&props.build)} scenario={Rc::clone(&props.scenario)} {board}
-                {hints} {solved} {onchange} {onhint} {onsolved} {onopen} {onrun} />
+                {prompt} hints_shown={author_hints} {hints} {solved} {onchange} {onhint} {onsolved} {onopen} {onrun} />
         </TaskCard>
     }
 }

@@ -86,7 +86,9 @@ fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
 fn read_link(state: &str) -> Result<(Scenario, u32), ShareError> {
     match decode(state)? {
         Shared::Scenario { scenario, step } => Ok((scenario.read()?, step)),
-        Shared::Lesson { .. } | Shared::Built { .. } => Err(ShareError::Malformed),
+        Shared::Lesson { .. } | Shared::Built { .. } | Shared::Challenge(_) => {
+            Err(ShareError::Malformed)
+        }
     }
 }
 

@@ -31,7 +31,9 @@ fn default_scenario() -> Scenario {
 fn read(state: &str) -> Result<(Scenario, u32), ShareError> {
     match decode(state)? {
         Shared::Scenario { scenario, step } => Ok((scenario.read()?, step)),
-        Shared::Lesson { .. } | Shared::Built { .. } => Err(ShareError::Malformed),
+        Shared::Lesson { .. } | Shared::Built { .. } | Shared::Challenge(_) => {
+            Err(ShareError::Malformed)
+        }
     }
 }
 

@@ -5,7 +5,11 @@
 //! the worker (the page makes another). A scenario travels in the share codec's compact form
 //! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats.
 
+use lab_course::build_task::BuildTask;
+use lab_course::challenge::{self, Challenge};
+use lab_course::rich::Rich;
 use lab_course::share::{ShareError, WholeScenario};
+use lab_course::BuildFigures;
 use lab_engine::{Budget, Contention, Explorer, FaultKind, PolicyRun, Report, Scenario};
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +25,13 @@ pub enum Request {
     /// Run every retry policy in one contention experiment (the retry lab):
     /// [`Reply::Contended`].
     Contend(Contention),
+    /// Hold an instructor's challenge to every promise `lab check` holds a build task to, count
+    /// the arrangements that hold, and write it as a lesson file: [`Reply::Counting`] as it
+    /// goes, then [`Reply::Judged`].
+    Judge(Box<Challenge>),
+    /// A learner opens a challenge: is it one the learner can solve (its answer holds, its start
+    /// does not), and its texts to draw: [`Reply::Opened`].
+    Open(Box<Challenge>),
 }
 
 /// The worker's answers.
@@ -44,8 +55,64 @@ pub enum Reply {
         /// Milliseconds the worker spent on all of them.
         milliseconds: f64,
     },
+    /// How many of a challenge's arrangements are explored, of how many.
+    Counting { done: u64, total: u64 },
+    /// What a challenge's checks found.
+    Judged(Box<Judgement>),
+    /// A challenge as a learner opens it.
+    Opened(Box<Opening>),
     /// The request cannot be carried out; the words say why.
     Refused(String),
+}
+
+/// A challenge's texts, drawn from the instructor's Markdown as text ([`Rich`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Texts {
+    pub brief: Rich,
+    pub hints: Vec<Rich>,
+}
+
+impl Texts {
+    pub fn of(challenge: &Challenge) -> Texts {
+        Texts {
+            brief: lab_course::markdown::rich(&challenge.brief),
+            hints: challenge
+                .hints
+                .iter()
+                .map(|hint| lab_course::markdown::rich(hint))
+                .collect(),
+        }
+    }
+}
+
+/// What the builder's check found of a challenge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    pub texts: Texts,
+    /// The figures and the lesson file, or the first broken promise in words.
+    pub verdict: Result<Judged, String>,
+    /// Milliseconds the worker spent.
+    pub milliseconds: f64,
+}
+
+/// A challenge that keeps its promises.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judged {
+    pub figures: BuildFigures,
+    /// The start's shortest counterexample, in words (none when the start is not a whole
+    /// program).
+    pub start_breaks: Option<String>,
+    /// Too many arrangements hold, in words.
+    pub warning: Option<String>,
+    /// The challenge as a lesson file `lab check` accepts.
+    pub lesson: String,
+}
+
+/// A challenge as a learner opens it: its texts, or why it cannot be solved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opening {
+    pub texts: Texts,
+    pub problem: Option<String>,
 }
 
 /// A search's limits: [`Budget`], field for field.
@@ -198,6 +265,33 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
             let findings = Findings::of(&explorer.report(), now() - start);
             post(&Reply::Explored(Box::new(findings)));
         }
+        Request::Judge(challenge) => {
+            let start = now();
+            let mut told = start;
+            let verdict = judge(&challenge, |done, total| {
+                let at = now();
+                if at - told >= PROGRESS_MILLISECONDS {
+                    told = at;
+                    post(&Reply::Counting { done, total });
+                }
+            });
+            post(&Reply::Judged(Box::new(Judgement {
+                texts: Texts::of(&challenge),
+                verdict,
+                milliseconds: now() - start,
+            })));
+        }
+        Request::Open(challenge) => {
+            let problem = challenge.open().and_then(|opened| {
+                task_of(&opened, |task| task.verify(&challenge.budget_words()))
+                    .map(|_| ())
+                    .map_err(|error| in_page_words(&error))
+            });
+            post(&Reply::Opened(Box::new(Opening {
+                texts: Texts::of(&challenge),
+                problem: problem.err(),
+            })));
+        }
         Request::Contend(spec) => {
             let start = now();
             let runs = spec.run_all();
@@ -208,6 +302,63 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
             });
         }
     }
+}
+
+/// `with` given the build task of an opened challenge.
+fn task_of<T>(opened: &challenge::Opened, with: impl FnOnce(&BuildTask) -> T) -> T {
+    let build = &opened.build;
+    with(&BuildTask {
+        scenario: &opened.scenario,
+        blocks: &build.blocks,
+        start: &build.start,
+        reference: &build.reference,
+        goal: &build.goal,
+        explore: &build.explore,
+        expect: &build.expect,
+    })
+}
+
+/// A challenge held to its promises, its arrangements counted, and written as a lesson file
+/// whose one design is declared safe or unsafe as the explorer finds it.
+fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged, String> {
+    let opened = challenge.open()?;
+    let judged = task_of(&opened, |task| {
+        task.judge(
+            challenge::ARRANGEMENTS_MAX,
+            &challenge.budget_words(),
+            counted,
+        )
+    })
+    .map_err(|error| in_page_words(&error))?;
+    let mut shown = opened.scenario.clone();
+    let start = lab_course::build_task::program_of(&challenge.start);
+    if start.structure(shown.workflow.offered()).is_ok() {
+        shown.program = Some(start);
+    }
+    let report = Explorer::run(shown, opened.build.explore.budget())
+        .map_err(|error| format!("the design cannot run: {error}"))?;
+    if !report.complete {
+        return Err("the explorer's step limit cut the search of the design as it opens: make the scenario smaller or the budget lower".into());
+    }
+    let safe = report.counterexample.is_none();
+    Ok(Judged {
+        figures: judged.figures,
+        start_breaks: judged.start_breaks,
+        warning: judged.warning,
+        lesson: challenge::lesson::text(challenge, safe)?,
+    })
+}
+
+/// A build task's problem in the page's words: the answer, not the reference.
+fn in_page_words(error: &str) -> String {
+    error
+        .replace("the reference's own run", "the answer's own run")
+        .replace("the reference does not hold", "the answer does not hold")
+        .replace("the reference's blocks", "the answer's blocks")
+        .replace(
+            " (arrangements = 20000): lock more lines of the start, or raise the bound",
+            ": lock more lines of the start",
+        )
 }
 
 #[cfg(test)]
@@ -279,6 +430,92 @@ mod tests {
         assert!(
             matches!(replies.as_slice(), [Reply::Refused(words)] if words.starts_with("The explorer cannot run")),
             "{replies:?}"
+        );
+    }
+
+    /// Lesson 03's tracker task, as an instructor could have made it.
+    fn tracker_challenge() -> Challenge {
+        let scenario: Scenario = serde_json::from_str(
+            r#"{"workflow":"notify","operations":[{"id":"order-17","payload":{"status":"shipped"}}],
+                "workers":[{"name":"worker","runs":[{"op":"order-17"},{"op":"order-17"}]}],
+                "faults":[{"fault":"lose_reply","at":"table.write","nth":1}]}"#,
+        )
+        .expect("a scenario");
+        let mut challenge = Challenge::draft(&scenario);
+        challenge.title = "Guard the notification".into();
+        challenge.brief = "Send it **once**.".into();
+        challenge.reference = lab_engine::Program::parse(
+            "try\n  if_not_done\n    send_notification\n    mark_done_after\n  save_upsert\nexcept_all\n  return_unknown\nreturn_done\n",
+        )
+        .expect("parses");
+        challenge.start = lab_engine::Program::parse(
+            "try\n  send_notification\n  save_upsert\nexcept_all\n  return_unknown\nreturn_done\n",
+        )
+        .expect("parses")
+        .lines
+        .iter()
+        .map(|line| lab_course::Placed {
+            block: line.block,
+            depth: line.depth,
+            locked: line.block != lab_engine::Block::SendNotification,
+        })
+        .collect();
+        challenge.explore.kinds = vec![FaultKind::LoseRequest, FaultKind::Busy];
+        challenge.with_distractors(&[lab_engine::Block::MarkDoneBefore])
+    }
+
+    fn replies_to(request: Request) -> Vec<Reply> {
+        let request = decode(&encode(&request)).expect("reads back");
+        let mut replies = Vec::new();
+        answer(
+            request,
+            || 0.0,
+            |reply| replies.push(decode(&encode(reply)).expect("reads back")),
+        );
+        replies
+    }
+
+    #[test]
+    fn a_challenge_is_judged_and_written_as_a_lesson() {
+        let challenge = tracker_challenge();
+        let replies = replies_to(Request::Judge(Box::new(challenge)));
+        let Some(Reply::Judged(judgement)) = replies.last() else {
+            panic!("{replies:?}");
+        };
+        let judged = judgement.verdict.as_ref().expect("it keeps its promises");
+        assert!(judged.figures.hold >= 1, "{judged:?}");
+        assert!(
+            judged.figures.hold < judged.figures.arrangements,
+            "{judged:?}"
+        );
+        assert!(judged.start_breaks.is_some());
+        assert!(
+            judged.lesson.contains("kind = \"unsafe\""),
+            "{}",
+            judged.lesson
+        );
+        assert_eq!(judgement.texts.brief.plain(), "Send it once.");
+    }
+
+    #[test]
+    fn a_challenge_whose_answer_breaks_opens_with_its_problem() {
+        let mut challenge = tracker_challenge();
+        let replies = replies_to(Request::Open(Box::new(challenge.clone())));
+        assert!(
+            matches!(replies.as_slice(), [Reply::Opened(opening)] if opening.problem.is_none()),
+            "{replies:?}"
+        );
+        // The start as the answer: it breaks.
+        challenge.reference = lab_course::build_task::program_of(&challenge.start);
+        challenge = challenge.clone().with_distractors(&[]);
+        let replies = replies_to(Request::Open(Box::new(challenge)));
+        let [Reply::Opened(opening)] = replies.as_slice() else {
+            panic!("{replies:?}");
+        };
+        let problem = opening.problem.as_deref().unwrap_or_default();
+        assert!(
+            problem.starts_with("the answer does not hold within 2 faults (lose_request, busy)"),
+            "{problem}"
         );
     }
 }

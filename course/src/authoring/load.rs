@@ -198,6 +198,18 @@ pub fn lesson_from_text(dir: &Path, path: &Path, text: &str) -> Result<Lesson, V
     compile(dir, path, text, Checks::default()).map(|compiled| compiled.lesson)
 }
 
+/// One lesson file on its own, with the costlier checks chosen (`lab check FILE.toml`: a
+/// challenge downloaded from the page, before it joins a course), and what the checker warns
+/// about. What only a whole course can tell (ids unique, prerequisites in order) is not checked.
+pub fn check_lesson_text(
+    path: &Path,
+    text: &str,
+    checks: Checks,
+) -> Result<(Lesson, Vec<LessonError>), Vec<LessonError>> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    compile(dir, path, text, checks).map(|compiled| (compiled.lesson, compiled.warnings))
+}
+
 /// One lesson file into a compiled lesson, with each variant run and checked.
 fn compile(
     dir: &Path,

@@ -9,8 +9,8 @@ use super::build::compile_build;
 use super::cursor::resolve;
 use super::error::{at, LessonError};
 use super::files::{LessonFile, StepFile, TryFile};
-use super::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 use super::task::{compile_task, Here};
+use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 use crate::model::{Choice, Question, Step, Variant};
 
 /// Every step of the lesson file, compiled; each problem is pushed to `errors` at its place.

@@ -10,7 +10,7 @@ use super::cursor::point_event;
 use super::files::{
     ChooseFile, FindLineFile, HuntFile, InjectFile, StepFile, TaskOptionFile, TryFile,
 };
-use super::markdown::{inline_markdown, plain_text};
+use crate::markdown::{inline_markdown, plain_text};
 use crate::model::{Change, Hunt, QuestionKind, Task, TaskOption, TryExpect, Variant};
 use crate::names::{by_name, name_of};
 

@@ -23,24 +23,19 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use lab_engine::{
-    Action, BatchSpec, FaultKind, FaultRule, Scenario, Schedule, Switch, WorkflowKind,
-};
-use serde::de::DeserializeOwned;
+use lab_engine::{Action, FaultKind, FaultRule, Scenario, Schedule, Switch};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+
+mod whole;
+
+use crate::challenge::Challenge;
+
+pub use whole::{ShareError, WholeScenario, OPERATIONS_MAX, RUNS_MAX, WORKERS_MAX};
 
 /// The version of the link format this crate writes (and reads).
 pub const SHARE_VERSION: u8 = 2;
 /// The first link format, still read: a whole scenario as the engine's JSON.
 pub const SHARE_VERSION_FIRST: u8 = 1;
-/// The most operations a link's scenario may have: the generator makes them before the scenario
-/// is checked.
-pub const OPERATIONS_MAX: u32 = 50_000;
-/// The most workers a link's scenario may have (an explicit schedule names them by a byte).
-pub const WORKERS_MAX: u32 = 256;
-/// The most runs, over all workers, a link's scenario may have.
-pub const RUNS_MAX: u32 = 100_000;
 /// The longest link text read, in characters: past it a link is refused unread.
 pub const LINK_CHARS_MAX: usize = 16_384;
 /// The most bytes a link's content may inflate to.
@@ -69,6 +64,9 @@ pub enum Shared {
         design: Option<(u32, Changes)>,
         board: lab_engine::Program,
     },
+    /// A challenge an instructor made (`#/challenge/…`), or their draft of one in the builder
+    /// (`#/make-challenge/…`): checked when it is opened ([`Challenge::open`]), not here.
+    Challenge(Box<Challenge>),
 }
 
 /// How a design differs from the one written in the lesson.
@@ -86,41 +84,6 @@ pub enum Changes {
     },
     /// Anything else: the whole scenario.
     Whole(WholeScenario),
-}
-
-/// A whole scenario: its operations and workers as they differ from the generator's batch of as
-/// many records over as many workers, and everything else in the engine's JSON form.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WholeScenario {
-    /// The scenario with no operations and no workers, as it differs from the generator's.
-    settings: Settings,
-    operations: Listed,
-    workers: Vec<Worker>,
-}
-
-/// A list as it differs from the generator's: its length, and each item that is not the
-/// generator's at its index, as the engine's JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Listed {
-    len: u32,
-    changed: Vec<(u32, String)>,
-}
-
-/// A scenario's settings (design, provider, faults, schedule, seed...) as they differ from the
-/// generator's, in the engine's JSON form: the fields that differ, at any depth of its objects,
-/// and the paths of those the generator's has and this one does not.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Settings {
-    changed: String,
-    absent: Vec<Vec<String>>,
-}
-
-/// A worker as it differs from the generator's at its index.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Worker {
-    /// `None` when it is the generator's name.
-    name: Option<String>,
-    runs: Listed,
 }
 
 /// A fault rule, field for field (the engine's form leaves out empty fields, which a format
@@ -143,23 +106,6 @@ pub enum Order {
     Seeded,
 }
 
-/// Why a link cannot be shown. Each message is for the learner; none repeats the link's text.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ShareError {
-    #[error("the link is too long ({chars} characters; links of this lab are at most {max})")]
-    TooLong { chars: usize, max: usize },
-    #[error("the link is damaged or incomplete (it may have been cut when it was copied)")]
-    Malformed,
-    #[error("the link holds more than this lab reads ({max} bytes at most)")]
-    TooLarge { max: usize },
-    #[error("the link was made by another version of the lab (link format {found}; this lab reads format {expected})")]
-    WrongVersion { found: u8, expected: u8 },
-    #[error("the link names design {variant}, which this lesson does not have")]
-    NoSuchDesign { variant: u32 },
-    #[error("the link's scenario cannot run: {0}")]
-    Invalid(String),
-}
-
 /// Encodes what a link shows.
 pub fn encode(shared: &Shared) -> String {
     let bytes = postcard::to_allocvec(shared).expect("postcard writes every Shared");
@@ -171,8 +117,10 @@ pub fn encode(shared: &Shared) -> String {
 /// Encodes what a link shows, if a link can hold it: what [`decode`] would refuse (too many
 /// characters, too many bytes inflated, too many records) is the error it would give.
 pub fn encode_within(shared: &Shared) -> Result<String, ShareError> {
-    if let Shared::Scenario { scenario, .. } = shared {
-        scenario.check_counts()?;
+    match shared {
+        Shared::Scenario { scenario, .. } => scenario.check_counts()?,
+        Shared::Challenge(challenge) => challenge.scenario.check_counts()?,
+        _ => {}
     }
     let bytes = postcard::to_allocvec(shared).expect("postcard writes every Shared");
     if bytes.len() > PAYLOAD_BYTES_MAX {
@@ -276,229 +224,6 @@ mod first {
                 },
             },
         })
-    }
-}
-
-impl WholeScenario {
-    pub fn of(scenario: &Scenario) -> WholeScenario {
-        let batch = generated(
-            scenario.operations.len() as u32,
-            scenario.workers.len() as u32,
-        );
-        let settings = Scenario {
-            seed: scenario.seed,
-            workflow: scenario.workflow,
-            design: scenario.design.clone(),
-            provider: scenario.provider.clone(),
-            operations: Vec::new(),
-            workers: Vec::new(),
-            faults: scenario.faults.clone(),
-            schedule: scenario.schedule.clone(),
-            step_cap: scenario.step_cap,
-            program: scenario.program.clone(),
-        };
-        let workers = scenario
-            .workers
-            .iter()
-            .zip(&batch.workers)
-            .map(|(worker, made)| Worker {
-                name: (worker.name != made.name).then(|| worker.name.clone()),
-                runs: Listed::of(&made.runs, &worker.runs),
-            })
-            .collect();
-        WholeScenario {
-            settings: Settings::of(&settings),
-            operations: Listed::of(&batch.operations, &scenario.operations),
-            workers,
-        }
-    }
-
-    /// The scenario, read and validated as the engine would before running it.
-    pub fn read(&self) -> Result<Scenario, ShareError> {
-        let invalid = |error: serde_json::Error| ShareError::Invalid(error.to_string());
-        let mut scenario: Scenario =
-            serde_json::from_value(self.settings.read()?).map_err(invalid)?;
-        self.check_counts()?;
-        let batch = generated(self.operations.len, self.workers.len() as u32);
-        scenario.operations = self.operations.apply(batch.operations)?;
-        scenario.workers = self
-            .workers
-            .iter()
-            .zip(batch.workers)
-            .map(|(worker, made)| {
-                Ok(lab_engine::WorkerPlan {
-                    name: worker.name.clone().unwrap_or(made.name),
-                    runs: worker.runs.apply(made.runs)?,
-                })
-            })
-            .collect::<Result<_, ShareError>>()?;
-        scenario
-            .validate()
-            .map_err(|error| ShareError::Invalid(error.to_string()))?;
-        Ok(scenario)
-    }
-}
-
-impl WholeScenario {
-    /// Refuses more records, workers or runs than a link may ask the generator for.
-    fn check_counts(&self) -> Result<(), ShareError> {
-        let runs: u64 = self.workers.iter().map(|w| u64::from(w.runs.len)).sum();
-        let counts = [
-            ("operations", u64::from(self.operations.len), OPERATIONS_MAX),
-            ("workers", self.workers.len() as u64, WORKERS_MAX),
-            ("runs", runs, RUNS_MAX),
-        ];
-        match counts
-            .into_iter()
-            .find(|(_, count, max)| *count > u64::from(*max))
-        {
-            Some((what, count, max)) => Err(ShareError::Invalid(format!(
-                "it has {count} {what}, and a link holds at most {max}"
-            ))),
-            None => Ok(()),
-        }
-    }
-}
-
-/// What the generator makes for this many records over this many workers: the operations and
-/// runs a scenario is written against.
-fn generated(records: u32, workers: u32) -> Scenario {
-    BatchSpec {
-        workflow: WorkflowKind::Reserve,
-        records,
-        workers,
-        seed: 0,
-        faults: Vec::new(),
-    }
-    .scenario()
-}
-
-/// The settings every scenario is written against: the generator's, with no records.
-fn generated_settings() -> Value {
-    serde_json::to_value(generated(0, 0)).expect("a scenario always serializes")
-}
-
-impl Settings {
-    fn of(scenario: &Scenario) -> Settings {
-        let value = serde_json::to_value(scenario).expect("a scenario always serializes");
-        let mut absent = Vec::new();
-        let changed = difference(&generated_settings(), &value, &mut Vec::new(), &mut absent)
-            .unwrap_or_else(|| Value::Object(Map::new()));
-        Settings {
-            changed: changed.to_string(),
-            absent,
-        }
-    }
-
-    /// The scenario's JSON: the generator's settings with these changes.
-    fn read(&self) -> Result<Value, ShareError> {
-        let changed: Value = serde_json::from_str(&self.changed)
-            .map_err(|error| ShareError::Invalid(error.to_string()))?;
-        let mut value = generated_settings();
-        merge(&mut value, changed);
-        for path in &self.absent {
-            let (last, parents) = path.split_last().ok_or(ShareError::Malformed)?;
-            let mut object = &mut value;
-            for key in parents {
-                object = object.get_mut(key).ok_or(ShareError::Malformed)?;
-            }
-            object
-                .as_object_mut()
-                .and_then(|object| object.remove(last))
-                .ok_or(ShareError::Malformed)?;
-        }
-        Ok(value)
-    }
-}
-
-/// What of `value` differs from `made`: objects field by field, anything else whole. The paths
-/// of fields `made` has and `value` does not go to `absent`.
-fn difference(
-    made: &Value,
-    value: &Value,
-    path: &mut Vec<String>,
-    absent: &mut Vec<Vec<String>>,
-) -> Option<Value> {
-    if made == value {
-        return None;
-    }
-    let (Value::Object(made), Value::Object(object)) = (made, value) else {
-        return Some(value.clone());
-    };
-    let mut changed = Map::new();
-    for (key, field) in object {
-        path.push(key.clone());
-        let differs = match made.get(key) {
-            Some(was) => difference(was, field, path, absent),
-            None => Some(field.clone()),
-        };
-        path.pop();
-        if let Some(differs) = differs {
-            changed.insert(key.clone(), differs);
-        }
-    }
-    for key in made.keys().filter(|key| !object.contains_key(*key)) {
-        let mut gone = path.clone();
-        gone.push(key.clone());
-        absent.push(gone);
-    }
-    Some(Value::Object(changed))
-}
-
-/// `changed` written over `value`: objects field by field, anything else whole.
-fn merge(value: &mut Value, changed: Value) {
-    match (value, changed) {
-        (Value::Object(object), Value::Object(changed)) => {
-            for (key, field) in changed {
-                match object.get_mut(&key) {
-                    Some(was) => merge(was, field),
-                    None => {
-                        object.insert(key, field);
-                    }
-                }
-            }
-        }
-        (value, changed) => *value = changed,
-    }
-}
-
-impl Listed {
-    /// `items` as they differ from `made`.
-    fn of<T: Serialize + PartialEq>(made: &[T], items: &[T]) -> Listed {
-        let changed = items
-            .iter()
-            .enumerate()
-            .filter(|&(index, item)| made.get(index) != Some(item))
-            .map(|(index, item)| {
-                let json = serde_json::to_string(item).expect("the engine's types serialize");
-                (index as u32, json)
-            })
-            .collect();
-        Listed {
-            len: items.len() as u32,
-            changed,
-        }
-    }
-
-    /// The list: `made` cut or grown to the length, with the changed items in place. An item
-    /// past the generator's that the link does not give is a damaged link.
-    fn apply<T: DeserializeOwned>(&self, made: Vec<T>) -> Result<Vec<T>, ShareError> {
-        let len = self.len as usize;
-        let mut items: Vec<Option<T>> = made.into_iter().take(len).map(Some).collect();
-        items.resize_with(len, || None);
-        for (index, json) in &self.changed {
-            let slot = items
-                .get_mut(*index as usize)
-                .ok_or(ShareError::Malformed)?;
-            *slot = Some(
-                serde_json::from_str(json)
-                    .map_err(|error| ShareError::Invalid(error.to_string()))?,
-            );
-        }
-        items
-            .into_iter()
-            .collect::<Option<Vec<T>>>()
-            .ok_or(ShareError::Malformed)
     }
 }
 
