@@ -7,7 +7,8 @@ use yew_router::prelude::*;
 use crate::components::settings::SettingsMenu;
 use crate::offline::UpdateNotice;
 use crate::pages::{
-    engine::EnginePage, home::Home, lesson::LessonPage, not_found::NotFound, retries::RetriesPage,
+    challenge::ChallengePage, engine::EnginePage, home::Home, lesson::LessonPage,
+    make_challenge::MakeChallengePage, not_found::NotFound, retries::RetriesPage,
     sandbox::SandboxPage, scenario::ScenarioPage,
 };
 use crate::route::Route;
@@ -92,6 +93,12 @@ pub fn switch(route: Route) -> Html {
         Route::Engine => html! { <EnginePage /> },
         Route::Retries => html! { <RetriesPage /> },
         Route::Sandbox | Route::SandboxState { .. } => html! { <SandboxPage /> },
+        Route::Challenge { state } => html! { <ChallengePage {state} embedded={false} /> },
+        Route::EmbedChallenge { state } => html! { <ChallengePage {state} embedded={true} /> },
+        Route::MakeChallenge => html! { <MakeChallengePage state={None::<AttrValue>} /> },
+        Route::MakeChallengeDraft { state } => {
+            html! { <MakeChallengePage state={Some(AttrValue::from(state))} /> }
+        }
         Route::NotFound => html! { <NotFound /> },
     }
 }

@@ -43,6 +43,16 @@ pub enum Route {
     /// The sandbox with its scenario and step, as `lab_course::share` encodes them.
     #[at("/sandbox/*state")]
     SandboxState { state: String },
+    /// A challenge an instructor made, as `lab_course::share` encodes it.
+    #[at("/challenge/*state")]
+    Challenge { state: String },
+    #[at("/embed/challenge/*state")]
+    EmbedChallenge { state: String },
+    /// The challenge builder: the last draft, or the one the address holds.
+    #[at("/make-challenge")]
+    MakeChallenge,
+    #[at("/make-challenge/*state")]
+    MakeChallengeDraft { state: String },
     #[not_found]
     #[at("/404")]
     NotFound,
@@ -56,6 +66,7 @@ impl Route {
             Route::EmbedLesson { .. }
                 | Route::EmbedLessonChanged { .. }
                 | Route::EmbedScenario { .. }
+                | Route::EmbedChallenge { .. }
         )
     }
 
@@ -67,6 +78,14 @@ impl Route {
             (None, true) => Route::EmbedLesson { id, step },
             (Some(changes), false) => Route::LessonChanged { id, step, changes },
             (Some(changes), true) => Route::EmbedLessonChanged { id, step, changes },
+        }
+    }
+
+    /// The address of a challenge.
+    pub fn challenge(state: String, embedded: bool) -> Route {
+        match embedded {
+            false => Route::Challenge { state },
+            true => Route::EmbedChallenge { state },
         }
     }
 

@@ -5,6 +5,7 @@
 //! Parsing and the reducer are pure and tested natively; only `storage` and `provider` touch the
 //! browser.
 
+pub mod drafts;
 pub mod progress;
 pub mod provider;
 pub mod sandbox;
@@ -18,7 +19,7 @@ pub use provider::{use_app, use_app_dispatch, LoadNotice, RecordVisit, StoreProv
 pub use sandbox::SavedSandbox;
 pub use settings::{Speed, Theme};
 pub use state::AppAction;
-pub use storage::{load_sandbox, save_sandbox};
+pub use storage::{load_drafts, load_sandbox, save_drafts, save_sandbox};
 pub use versioned::{parse, to_json, ReadError, TEXT_BYTES_MAX};
 
 #[cfg(test)]
@@ -70,6 +71,7 @@ mod tests {
             last_ms: None,
             predictions: BTreeMap::new(),
             boards: BTreeMap::new(),
+            challenges: BTreeMap::new(),
         }
     }
 
@@ -268,6 +270,7 @@ mod tests {
             last_ms: None,
             predictions: BTreeMap::new(),
             boards: BTreeMap::new(),
+            challenges: BTreeMap::new(),
         };
         let text = serde_json::to_string(&progress).unwrap();
         assert!(invalid(&text).contains("at most 1000"));

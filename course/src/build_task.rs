@@ -167,7 +167,8 @@ impl BuildTask<'_> {
     }
 
     /// The promises a learner's board relies on, without counting arrangements: the shape, the
-    /// reference doing the job and holding, the start (when it is a whole program) not holding.
+    /// reference doing the job and holding, the start (when it is a whole program) not doing
+    /// both (a start that holds by doing nothing still leaves the job to build).
     /// The start's shortest counterexample, in words, when it has one.
     pub fn verify(&self, within: &str) -> Result<Option<String>, String> {
         self.shape()?;
@@ -186,8 +187,11 @@ impl BuildTask<'_> {
         if start.lines.is_empty() || start.structure(self.scenario.workflow.offered()).is_err() {
             return Ok(None);
         }
-        if self.holds(&start)? == Some(true) {
-            return Err("the starting program already holds: there is nothing to build".into());
+        if self.solves(&start)? == Some(true) {
+            return Err(
+                "the starting program already does the job and holds: there is nothing to build"
+                    .into(),
+            );
         }
         describe(&self.with(&start), self.explore).map(Some)
     }

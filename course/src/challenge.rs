@@ -138,6 +138,30 @@ impl Challenge {
         }
     }
 
+    /// A lesson's build task (at `part`, 0-based) as a challenge: the step's design (without its
+    /// program), the task's bank, start, answer, goal and budget, the lesson's title. `None`
+    /// when the part is not a build task.
+    pub fn of_lesson(lesson: &crate::model::Lesson, part: usize) -> Option<Challenge> {
+        let step = lesson.steps.get(part)?;
+        let Some(crate::model::Task::Build(build)) = &step.try_it else {
+            return None;
+        };
+        let mut scenario = lesson.variants.get(step.variant as usize)?.scenario.clone();
+        scenario.program = None;
+        Some(Challenge {
+            title: lesson.title.clone(),
+            brief: build.prompt.clone(),
+            scenario: WholeScenario::of(&scenario),
+            blocks: build.blocks.clone(),
+            start: build.start.clone(),
+            reference: build.reference.clone(),
+            goal: build.goal.clone(),
+            explore: build.explore.clone(),
+            job: Job::default(),
+            hints: Vec::new(),
+        })
+    }
+
     /// Its id, from its content.
     pub fn id(&self) -> ChallengeId {
         ChallengeId(fnv1a_bytes(&self.bytes()) as u32)

@@ -30,27 +30,13 @@ fn course() -> &'static Course {
 fn from_lessons() -> Vec<(String, Challenge)> {
     let mut made = Vec::new();
     for lesson in &course().lessons {
-        for (index, step) in lesson.steps.iter().enumerate() {
-            let Some(Task::Build(build)) = &step.try_it else {
-                continue;
-            };
-            let mut scenario = lesson.variants[step.variant as usize].scenario.clone();
-            scenario.program = None;
-            made.push((
-                format!("{} part {}", lesson.id, index + 1),
-                Challenge {
-                    title: format!("Challenge from {}", lesson.title),
-                    brief: "Make it **hold**: see [the lesson](#/lesson/x).".into(),
-                    scenario: WholeScenario::of(&scenario),
-                    blocks: build.blocks.clone(),
-                    start: build.start.clone(),
-                    reference: build.reference.clone(),
-                    goal: build.goal.clone(),
-                    explore: build.explore.clone(),
-                    job: Job::default(),
-                    hints: vec!["Ask what the row claims.".into()],
-                },
-            ));
+        for part in 0..lesson.steps.len() {
+            if let Some(mut challenge) = Challenge::of_lesson(lesson, part) {
+                challenge.title = format!("Challenge from {}", lesson.title);
+                challenge.brief = "Make it **hold**: see [the lesson](#/lesson/x).".into();
+                challenge.hints = vec!["Ask what the row claims.".into()];
+                made.push((format!("{} part {}", lesson.id, part + 1), challenge));
+            }
         }
     }
     made

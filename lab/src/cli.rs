@@ -33,6 +33,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Print every lesson's tasks, checked, one JSON line each.
     Tasks(LessonsArgs),
+    /// Print a link to a lesson's build task as a challenge (the page's challenge builder opens
+    /// it too, with `#/make-challenge/` in place of `#/challenge/`).
+    Challenge(ChallengeArgs),
     /// Print a batch scenario (TOML) of N records: the engine's reference load.
     Generate(GenerateArgs),
     /// Retry policies under contention: N clients contend for C calls a tick under each policy
@@ -92,6 +95,21 @@ pub struct CheckArgs {
     /// The lessons folder (`course.toml` and one TOML file per lesson), or one lesson file.
     #[arg(default_value = "lessons", value_name = "DIR|FILE")]
     pub path: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ChallengeArgs {
+    /// A lesson file with a build task.
+    pub file: PathBuf,
+    /// The build task's part, 1-based [default: the lesson's first build task].
+    #[arg(long, value_name = "N")]
+    pub part: Option<usize>,
+    /// The challenge's title [default: the lesson's].
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// The challenge's brief, in the lessons' Markdown [default: the task's prompt].
+    #[arg(long, value_name = "TEXT")]
+    pub brief: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -170,3 +170,50 @@ pub fn tasks(dir: &Path) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// Prints a lesson's build task as a challenge link (`#/challenge/STATE`), checked as the page
+/// checks one it opens (the explorer's part aside: `lab check` did it for the lesson).
+pub fn challenge(args: crate::cli::ChallengeArgs) -> ExitCode {
+    let dir = args.file.parent().unwrap_or(Path::new("."));
+    let lesson = match authoring::load_lesson(dir, &args.file) {
+        Ok(lesson) => lesson,
+        Err(errors) => return report(&errors),
+    };
+    let parts: Vec<usize> = match args.part {
+        Some(part) => vec![part.saturating_sub(1)],
+        None => (0..lesson.steps.len()).collect(),
+    };
+    let Some(mut challenge) = parts
+        .into_iter()
+        .find_map(|part| lab_course::challenge::Challenge::of_lesson(&lesson, part))
+    else {
+        eprintln!(
+            "error: {} has no build task{}",
+            args.file.display(),
+            args.part
+                .map_or(String::new(), |part| format!(" at part {part}"))
+        );
+        return ExitCode::FAILURE;
+    };
+    if let Some(title) = args.title {
+        challenge.title = title;
+    }
+    if let Some(brief) = args.brief {
+        challenge.brief = brief;
+    }
+    if let Err(problem) = challenge.open() {
+        eprintln!("error: the challenge cannot be used: {problem}");
+        return ExitCode::FAILURE;
+    }
+    let shared = lab_course::share::Shared::Challenge(Box::new(challenge));
+    match lab_course::share::encode_within(&shared) {
+        Ok(state) => {
+            println!("#/challenge/{state}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -35,6 +35,9 @@ pub struct BoardProps {
     /// Tells two boards on one page apart: their headings' and hints' ids start with it.
     #[prop_or(AttrValue::from("board"))]
     pub id: AttrValue,
+    /// The bank's heading.
+    #[prop_or(AttrValue::from("Blocks"))]
+    pub bank_title: AttrValue,
     /// The program's heading, and how the bank's buttons name it ("Add … to your program").
     #[prop_or(AttrValue::from("Your program"))]
     pub title: AttrValue,
@@ -224,9 +227,13 @@ pub fn Board(props: &BoardProps) -> Html {
         html! {
             <li key={format!("bank-{index}-{}", block.name())}>
                 <span class="grip" aria-hidden="true" onpointerdown={ondown} onpointermove={onmove} onpointerup={onup.clone()} onpointercancel={onup}>{ "⠿" }</span>
-                <button type="button" class="block" onclick={on_add(block)} aria-label={format!("Add “{text}” to {}", props.name)}>
+                // The name is the visible text with the verb around it, so it holds every word a
+                // person sees (the comment line too): "Add “…” to your program".
+                <button type="button" class="block" onclick={on_add(block)}>
+                    <span class="visually-hidden">{ "Add “" }</span>
                     if let Some(comment) = comment { <span class="comment">{ comment }</span> }
                     <code>{ text }</code>
+                    <span class="visually-hidden">{ format!("” to {}", props.name) }</span>
                 </button>
             </li>
         }
@@ -455,7 +462,17 @@ pub fn Board(props: &BoardProps) -> Html {
     });
 
     let structure_words = match (&structure, board.lines.is_empty()) {
-        (_, true) => "The program is empty: add blocks from the bank.".to_string(),
+        (_, true) => {
+            let mut name = props.name.chars();
+            let capital = name
+                .next()
+                .map(|first| first.to_uppercase().collect::<String>());
+            format!(
+                "{}{} is empty: add blocks from the bank.",
+                capital.unwrap_or_default(),
+                name.as_str()
+            )
+        }
         (Ok(_), false) => props.ready_words.to_string(),
         (Err(error), false) if error.line == 0 => error.message.clone(),
         (Err(error), false) => format!("Line {}: {}", error.line, error.message),
@@ -464,7 +481,7 @@ pub fn Board(props: &BoardProps) -> Html {
     html! {
         <div class="board-columns">
             <section class="bank" aria-labelledby={format!("{id}-bank-title")}>
-                <h3 id={format!("{id}-bank-title")}>{ "Blocks" }</h3>
+                <h3 id={format!("{id}-bank-title")}>{ props.bank_title.clone() }</h3>
                 if in_bank.is_empty() {
                     <p class="hint">{ "Every block is on the board." }</p>
                 } else {

@@ -130,3 +130,50 @@ pub fn CheckField(props: &CheckFieldProps) -> Html {
         </label>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct TextAreaFieldProps {
+    pub label: AttrValue,
+    pub value: AttrValue,
+    /// Said under the field: what it takes.
+    #[prop_or_default]
+    pub hint: Option<AttrValue>,
+    #[prop_or(6)]
+    pub rows: u32,
+    pub onchange: Callback<String>,
+}
+
+/// Several lines of text, reported when the field is left. Its hint is outside its label, so the
+/// field's name stays the label alone; the hint is its description.
+#[component]
+pub fn TextAreaField(props: &TextAreaFieldProps) -> Html {
+    let onchange = {
+        let onchange = props.onchange.clone();
+        Callback::from(move |event: Event| {
+            let input: web_sys::HtmlTextAreaElement = event.target_unchecked_into();
+            onchange.emit(input.value());
+        })
+    };
+    let id: String = props
+        .label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let hint_id = format!("{id}-hint");
+    html! {
+        <div class="field">
+            <label class="field-label" for={id.clone()}>{ props.label.clone() }</label>
+            <textarea id={id} rows={props.rows.to_string()} value={props.value.clone()} {onchange}
+                aria-describedby={props.hint.as_ref().map(|_| hint_id.clone())} />
+            if let Some(hint) = &props.hint {
+                <span class="hint" id={hint_id}>{ hint.clone() }</span>
+            }
+        </div>
+    }
+}

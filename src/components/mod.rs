@@ -4,6 +4,7 @@
 pub mod board;
 pub mod code_panel;
 pub mod compare;
+pub mod completion;
 pub mod event_card;
 pub mod fields;
 pub mod hunt;

@@ -6,14 +6,9 @@
 use lab_course::rich::{unsafe_address, Passage, Rich, Span};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct RichTextProps {
-    pub text: Rich,
-}
-
-#[component]
-pub fn RichText(props: &RichTextProps) -> Html {
-    html! { <div class="rich">{ passages(&props.text.0) }</div> }
+/// The text, in a block of its own.
+pub fn rich(text: &Rich) -> Html {
+    html! { <div class="rich">{ passages(&text.0) }</div> }
 }
 
 /// One paragraph's spans alone, without the paragraph: a hint in a list item.

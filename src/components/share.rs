@@ -13,6 +13,11 @@ pub struct ShareProps {
     pub embed: AttrValue,
     /// Names the embedded frame for screen readers.
     pub title: AttrValue,
+    /// The panel's heading, and the link field's label.
+    #[prop_or(AttrValue::from("Share this state"))]
+    pub heading: AttrValue,
+    #[prop_or(AttrValue::from("Link to this state"))]
+    pub link_label: AttrValue,
 }
 
 /// Copies `text`; `done` hears whether the browser allowed it.
@@ -79,7 +84,7 @@ pub fn Share(props: &ShareProps) -> Html {
     };
     html! {
         <section class="share" aria-labelledby="share-title">
-            <h2 id="share-title" class="panel-title">{ "Share this state" }</h2>
+            <h2 id="share-title" class="panel-title">{ props.heading.clone() }</h2>
             <p class="share-buttons">
                 <button type="button" onclick={oncopylink}>{ "Copy link" }</button>
                 { " " }
@@ -87,7 +92,7 @@ pub fn Share(props: &ShareProps) -> Html {
             </p>
             if *link_open {
                 <p class="share-field">
-                    <label for="share-link">{ "Link to this state" }</label>
+                    <label for="share-link">{ props.link_label.clone() }</label>
                     <input id="share-link" type="text" readonly=true value={props.link.clone()} />
                 </p>
             }

@@ -38,8 +38,44 @@ fn predictions(parts: Option<&Predictions>) -> Html {
     }
 }
 
+/// The challenges the learner opened, most recent first, each a link back to it.
+fn challenges(progress: &crate::store::Progress) -> Html {
+    if progress.challenges.is_empty() {
+        return Html::default();
+    }
+    let mut opened: Vec<_> = progress.challenges.values().collect();
+    opened.sort_by(|a, b| b.saved_ms.cmp(&a.saved_ms));
+    let items = opened.into_iter().map(|attempt| {
+        html! {
+            <li class="lesson-card">
+                <h3>
+                    <Link<Route> to={Route::challenge(attempt.link.clone(), false)}>{ attempt.title.clone() }</Link<Route>>
+                </h3>
+                if attempt.solved {
+                    <p class="lesson-progress done"><span aria-hidden="true">{ "✓ " }</span>{ "solved" }</p>
+                } else {
+                    <p class="lesson-progress">{ "not solved yet" }</p>
+                }
+            </li>
+        }
+    });
+    html! {
+        <section class="course-section" aria-labelledby="your-challenges">
+            <h2 id="your-challenges">{ "Your challenges" }</h2>
+            <ol class="lesson-list">{ for items }</ol>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HomeProps {
+    /// Why the page asked for shows the map instead (a challenge link that cannot be used).
+    #[prop_or_default]
+    pub notice: Option<AttrValue>,
+}
+
 #[component]
-pub fn Home() -> Html {
+pub fn Home(props: &HomeProps) -> Html {
     let course = course();
     let app = use_app();
     let progress = app.progress.clone();
@@ -86,6 +122,9 @@ pub fn Home() -> Html {
     html! {
         <main id="main" tabindex="-1" class="page home">
             <h1>{ "Idempotency Lab" }</h1>
+            if let Some(notice) = &props.notice {
+                <p class="notice" role="alert">{ notice.clone() }</p>
+            }
             <p class="lead">
                 { "Networks lose replies, workers crash, and two retries race each other. Each lesson runs a small, deterministic simulation of a real recovery workflow. You step through it, forward and back, and watch every record change. First the unsafe design shows its duplicate, then the fix holds." }
             </p>
@@ -100,6 +139,11 @@ pub fn Home() -> Html {
                 <Link<Route> to={Route::Sandbox}>{ "Open the sandbox" }</Link<Route>>
                 { ": build a scenario of your own, from any lesson's design or from blank." }
             </p>
+            <p class="sandbox-link">
+                <Link<Route> to={Route::MakeChallenge}>{ "Make a challenge" }</Link<Route>>
+                { ": for instructors. Turn a scenario into a task for your class, checked as the lessons are, and hand it out by link." }
+            </p>
+            { challenges(&progress) }
             <section class="course-section your-progress" aria-labelledby="your-progress">
                 <h2 id="your-progress">{ "Your progress" }</h2>
                 <p class="meta">{ "Progress is saved in this browser only. Export it to keep a copy or move it to another browser." }</p>

@@ -548,6 +548,15 @@ pub fn SandboxPage() -> Html {
             crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text));
         })
     };
+    let onchallenge = {
+        let scenario = Rc::clone(&state.scenario);
+        let navigator = use_navigator();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(navigator) = &navigator {
+                navigator.push(&crate::pages::make_challenge::route_from(&scenario));
+            }
+        })
+    };
     let lab = use_node_ref();
     let ondownloadsvg = {
         let lab = lab.clone();
@@ -607,6 +616,7 @@ pub fn SandboxPage() -> Html {
                 <div class="export-bar">
                     <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
                     <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
+                    <button type="button" onclick={onchallenge}>{ "Make a challenge from this scenario" }</button>
                 </div>
                 <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision}
                     frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} />

@@ -39,7 +39,34 @@ pub struct Progress {
     /// none was touched; older builds ignore it, so the format version is unchanged.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub boards: BTreeMap<String, BTreeMap<u32, BoardProgress>>,
+    /// Each challenge the learner opened, by its id: one never overwrites another's. Absent when
+    /// none was opened; older builds ignore it, so the format version is unchanged.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub challenges: BTreeMap<String, ChallengeProgress>,
 }
+
+/// A challenge as the learner left it: its title and link (the course map lists it, to open it
+/// again), the board, the hints shown, the checks run, and whether a check found it holding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeProgress {
+    pub title: String,
+    /// The challenge's link state (what `#/challenge/` is followed by).
+    pub link: String,
+    pub board: lab_engine::Program,
+    #[serde(default)]
+    pub hints: u32,
+    /// "Check my design" presses.
+    #[serde(default)]
+    pub checks: u32,
+    #[serde(default)]
+    pub solved: bool,
+    /// When it was saved, in milliseconds since 1970: a merge keeps the newer board.
+    #[serde(default)]
+    pub saved_ms: u64,
+}
+
+/// At most this many challenges are kept: each holds its link, up to 16 KB.
+pub const CHALLENGES_MAX: u32 = 100;
 
 /// A build task's board: the lines placed, the hints shown, and whether a check found the
 /// program holding.
@@ -87,6 +114,7 @@ impl Default for Progress {
             last_ms: None,
             predictions: BTreeMap::new(),
             boards: BTreeMap::new(),
+            challenges: BTreeMap::new(),
         }
     }
 }
@@ -188,7 +216,41 @@ impl Progress {
                 }
             }
         }
+        for (id, theirs) in &other.challenges {
+            let room = next.challenges.len() < CHALLENGES_MAX as usize;
+            match next.challenges.get_mut(id) {
+                Some(mine) => *mine = mine.joined(theirs),
+                None if room => {
+                    next.challenges.insert(id.clone(), theirs.clone());
+                }
+                None => {}
+            }
+        }
         next
+    }
+
+    /// The progress after the learner left a challenge (by id) as `attempt` says, or `None` when
+    /// that changes nothing or cannot be kept (a bad id or link, a new challenge past the cap).
+    pub fn attempted(&self, id: &str, attempt: ChallengeProgress) -> Option<Progress> {
+        let before = self.challenges.get(id);
+        let countable = challenge_fits(id, &attempt)
+            && (before.is_some() || self.challenges.len() < CHALLENGES_MAX as usize);
+        let next_attempt = match before {
+            Some(known) => known.joined(&attempt),
+            None => attempt,
+        };
+        let same = before.is_some_and(|known| {
+            ChallengeProgress {
+                saved_ms: known.saved_ms,
+                ..next_attempt.clone()
+            } == *known
+        });
+        if !countable || same {
+            return None;
+        }
+        let mut next = self.clone();
+        next.challenges.insert(id.to_string(), next_attempt);
+        Some(next)
     }
 
     /// The progress after the learner left the board of `part` (1-based) of `lesson` as
@@ -300,6 +362,20 @@ impl Versioned for Progress {
                 ));
             }
         }
+        if self.challenges.len() > CHALLENGES_MAX as usize {
+            return Err(format!(
+                "it keeps {} challenges, and the lab keeps at most {CHALLENGES_MAX}",
+                self.challenges.len()
+            ));
+        }
+        for (id, attempt) in &self.challenges {
+            if !challenge_fits(id, attempt) {
+                return Err(format!(
+                    "the challenge \"{}\" has an id that is not 8 hexadecimal digits, or a link or title too long",
+                    quote(id)
+                ));
+            }
+        }
         for (id, lesson) in &self.lessons {
             if !id_fits(id) {
                 return Err(format!(
@@ -339,4 +415,29 @@ impl Versioned for Progress {
 
 fn id_fits(id: &str) -> bool {
     !id.is_empty() && id.len() <= LESSON_ID_BYTES_MAX as usize
+}
+
+/// A challenge's id is its 8 hexadecimal digits; its link fits in an address the lab reads.
+fn challenge_fits(id: &str, attempt: &ChallengeProgress) -> bool {
+    id.len() == 8
+        && id.bytes().all(|byte| byte.is_ascii_hexdigit())
+        && attempt.link.len() <= lab_course::share::LINK_CHARS_MAX
+        && attempt.title.len() <= 4 * lab_course::challenge::TITLE_CHARS_MAX
+}
+
+impl ChallengeProgress {
+    /// Two saves of one challenge as one: the newer board, solved if either solved it, every
+    /// hint and check either side counted.
+    fn joined(&self, other: &ChallengeProgress) -> ChallengeProgress {
+        let newer = match other.saved_ms > self.saved_ms {
+            true => other,
+            false => self,
+        };
+        ChallengeProgress {
+            solved: self.solved || other.solved,
+            hints: self.hints.max(other.hints),
+            checks: self.checks.max(other.checks),
+            ..newer.clone()
+        }
+    }
 }

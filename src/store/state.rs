@@ -48,6 +48,11 @@ pub enum AppAction {
         part: u32,
         board: super::progress::BoardProgress,
     },
+    /// The learner changed a challenge's board, saw a hint, checked, or solved it.
+    Attempted {
+        id: String,
+        attempt: super::progress::ChallengeProgress,
+    },
     SetTheme(Theme),
     TogglePresenter,
     SetSpeed(Speed),
@@ -136,6 +141,10 @@ impl Reducible for AppState {
                 part,
                 board,
             } => match self.progress.boarded(&lesson, part, board) {
+                Some(progress) => self.with_progress(progress),
+                None => self,
+            },
+            AppAction::Attempted { id, attempt } => match self.progress.attempted(&id, attempt) {
                 Some(progress) => self.with_progress(progress),
                 None => self,
             },

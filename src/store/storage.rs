@@ -10,6 +10,7 @@ use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::drafts::SavedDrafts;
 use super::progress::Progress;
 use super::sandbox::SavedSandbox;
 use super::settings::Settings;
@@ -22,6 +23,8 @@ pub const PROGRESS_NAME: &str = "idempotency-lab/progress";
 pub const SETTINGS_NAME: &str = "idempotency-lab/settings";
 /// The name the sandbox's scenario is saved under, before the site's namespace.
 pub const SANDBOX_NAME: &str = "idempotency-lab/sandbox";
+/// The name the challenge builder's drafts are saved under, before the site's namespace.
+pub const DRAFTS_NAME: &str = "idempotency-lab/challenge-drafts";
 /// How many backups of unreadable data one key keeps; past this, the data stays where it is.
 const BACKUPS_MAX: u32 = 20;
 
@@ -135,6 +138,24 @@ pub fn load_sandbox() -> (SavedSandbox, Option<String>) {
 /// Saves the sandbox; Err says why it could not be saved.
 pub fn save_sandbox(saved: &SavedSandbox) -> Result<(), String> {
     save(&key(SANDBOX_NAME), saved)
+}
+
+/// The challenge builder's drafts; unreadable ones are set aside as the sandbox's are.
+pub fn load_drafts() -> (SavedDrafts, Option<String>) {
+    let (saved, unreadable) = load_one::<SavedDrafts>(&key(DRAFTS_NAME));
+    let notice = unreadable.map(|unreadable| {
+        format!(
+            "Your saved challenge drafts could not be read ({}). {}, and the builder starts afresh.",
+            unreadable.error,
+            unreadable.whereabouts()
+        )
+    });
+    (saved, notice)
+}
+
+/// Saves the challenge builder's drafts; Err says why they could not be saved.
+pub fn save_drafts(saved: &SavedDrafts) -> Result<(), String> {
+    save(&key(DRAFTS_NAME), saved)
 }
 
 /// Saves a value under `key`. Err says why it could not be saved (storage full or refused); the

@@ -9,9 +9,9 @@ import { TIMEOUT, engineTraces, labJson, lessonFile, stepOf, stepCount } from '.
 
 const LINE = /^Line (\d+) of (\d+): (.*), (not indented|indented (\d+) levels?)(, locked)?(, picked up)?$/;
 
-/** The board inside a lesson's "Try it" box. */
-export function board(page) {
-  const box = page.getByRole('group', { name: 'Try it' });
+/** The board inside a lesson's "Try it" box, or another group of that name (a challenge's). */
+export function board(page, name = 'Try it') {
+  const box = page.getByRole('group', { name });
   return {
     box,
     lines: box.getByRole('button', { name: /^Line \d+ of \d+: / }),
@@ -24,8 +24,8 @@ export function board(page) {
 }
 
 /** Every line of the program: { text, depth, locked, lifted }. */
-export async function readBoard(page) {
-  const labels = await board(page).lines.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+export async function readBoard(page, name = 'Try it') {
+  const labels = await board(page, name).lines.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
   return labels.map((label) => {
     const found = label.match(LINE);
     assert.ok(found, `a board line's name reads "Line K of N: code, depth": ${label}`);
@@ -45,12 +45,12 @@ export function programLines(program, texts) {
     });
 }
 
-async function until(page, test, what) {
+async function until(page, test, what, name = 'Try it') {
   const deadline = Date.now() + TIMEOUT;
   for (;;) {
-    const lines = await readBoard(page);
+    const lines = await readBoard(page, name);
     if (test(lines)) return lines;
-    if (Date.now() > deadline) throw new Error(`the board did not show ${what}: ${JSON.stringify(lines)} (at ${page.url()}; ${(await page.getByRole("group", { name: "Try it" }).count())} task boxes)`);
+    if (Date.now() > deadline) throw new Error(`the board did not show ${what}: ${JSON.stringify(lines)} (at ${page.url()}; ${(await page.getByRole("group", { name }).count())} task boxes)`);
     await page.waitForTimeout(15);
   }
 }
@@ -58,25 +58,25 @@ async function until(page, test, what) {
 const same = (a, b) => a.length === b.length && a.every((line, index) => line.text === b[index].text && line.depth === b[index].depth);
 
 /** Picks line `index` up with Space, presses `keys`, and drops it with Space. */
-async function carry(page, index, keys) {
-  const handle = board(page).lines.nth(index);
+async function carry(page, index, keys, name = 'Try it') {
+  const handle = board(page, name).lines.nth(index);
   await handle.focus();
   await page.keyboard.press('Space');
-  await until(page, (lines) => lines[index]?.lifted, `line ${index + 1} picked up`);
+  await until(page, (lines) => lines[index]?.lifted, `line ${index + 1} picked up`, name);
   // One key at a time, each waited for, as a person reads the announcement before the next.
   let at = index;
   for (const key of keys) {
-    const before = (await readBoard(page))[at];
+    const before = (await readBoard(page, name))[at];
     await page.keyboard.press(key);
     if (key === 'ArrowUp' || key === 'ArrowDown') {
       at += key === 'ArrowUp' ? -1 : 1;
-      await until(page, (lines) => lines[at]?.lifted, `the line moved to ${at + 1}`);
+      await until(page, (lines) => lines[at]?.lifted, `the line moved to ${at + 1}`, name);
     } else {
-      await until(page, (lines) => lines[at]?.depth !== before.depth, `line ${at + 1} indented`);
+      await until(page, (lines) => lines[at]?.depth !== before.depth, `line ${at + 1} indented`, name);
     }
   }
   await page.keyboard.press('Space');
-  await until(page, (lines) => lines.every((line) => !line.lifted), 'every line dropped');
+  await until(page, (lines) => lines.every((line) => !line.lifted), 'every line dropped', name);
 }
 
 /**
@@ -84,44 +84,44 @@ async function carry(page, index, keys) {
  * every movable line back to the bank, then each line of the target put in place in turn, then
  * each indentation set. The locked lines must be where the target has them.
  */
-export async function buildByKeyboard(page, target) {
+export async function buildByKeyboard(page, target, name = 'Try it') {
   // Movable lines go back to the bank (Delete on the line).
   for (;;) {
-    const lines = await readBoard(page);
+    const lines = await readBoard(page, name);
     const movable = lines.findIndex((line) => !line.locked);
     if (movable < 0) break;
-    await board(page).lines.nth(movable).focus();
+    await board(page, name).lines.nth(movable).focus();
     await page.keyboard.press('Delete');
-    await until(page, (now) => now.length === lines.length - 1, `line ${movable + 1} taken back`);
+    await until(page, (now) => now.length === lines.length - 1, `line ${movable + 1} taken back`, name);
   }
   for (let index = 0; index < target.length; index += 1) {
-    const lines = await readBoard(page);
+    const lines = await readBoard(page, name);
     if (lines[index]?.text === target[index].text) continue;
     // Select the line before (a click selects), so the block is added right after it.
-    if (index > 0) await board(page).lines.nth(index - 1).click();
-    await board(page).add(target[index].text).click();
-    const after = await until(page, (now) => now.length === lines.length + 1, `"${target[index].text}" added`);
+    if (index > 0) await board(page, name).lines.nth(index - 1).click();
+    await board(page, name).add(target[index].text).click();
+    const after = await until(page, (now) => now.length === lines.length + 1, `"${target[index].text}" added`, name);
     const landed = after.findIndex((line, at) => line.text !== lines[at]?.text || at >= lines.length);
     if (landed !== index) {
       const key = landed > index ? 'ArrowUp' : 'ArrowDown';
-      await carry(page, landed, Array(Math.abs(landed - index)).fill(key));
+      await carry(page, landed, Array(Math.abs(landed - index)).fill(key), name);
     }
-    const now = await readBoard(page);
+    const now = await readBoard(page, name);
     assert.equal(now[index].text, target[index].text, `line ${index + 1} is in place`);
   }
-  const lines = await readBoard(page);
+  const lines = await readBoard(page, name);
   for (let index = 0; index < target.length; index += 1) {
     const by = target[index].depth - lines[index].depth;
     if (by === 0) continue;
     assert.ok(!lines[index].locked, `a locked line (${index + 1}) is already at its depth`);
-    await carry(page, index, Array(Math.abs(by)).fill(by > 0 ? 'ArrowRight' : 'ArrowLeft'));
+    await carry(page, index, Array(Math.abs(by)).fill(by > 0 ? 'ArrowRight' : 'ArrowLeft'), name);
   }
-  return until(page, (now) => same(now, target), 'the program asked for');
+  return until(page, (now) => same(now, target), 'the program asked for', name);
 }
 
 /** Check my design, and the verdict once the search is done. */
-export async function checkDesign(page) {
-  const { box, check } = board(page);
+export async function checkDesign(page, name = 'Try it') {
+  const { box, check } = board(page, name);
   await check.click();
   const verdict = box.getByRole('status').filter({ hasText: /^(Holds|Breaks|The search reached)/ });
   await verdict.waitFor({ timeout: 30_000 });

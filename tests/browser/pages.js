@@ -2,13 +2,15 @@
 // state, each with the hash to open and `reach`, which brings the page to the state and waits
 // until it is there. New pages (sandbox, retries, explorer result, embed) are one entry more.
 
-import { engineTraces, stepper, waitForText } from './support.js';
+import { engineTraces, labText, stepper, waitForText } from './support.js';
 
 // Lesson 01's build task shows where its first design breaks one_effect; its hunt at the start of
 // its second design. Steps from the engine's own traces, never typed by hand.
 const LOST_REPLY = engineTraces('lessons/01-lost-reply.toml');
 const BUILD_STEP = LOST_REPLY[0].verdicts.find((verdict) => verdict.invariant === 'one_effect').broken_at + 1;
 const HUNT_STEP = LOST_REPLY[0].events.length + 2;
+// A challenge made from lesson 03's build task, as the builder would share it.
+const CHALLENGE = labText(['challenge', 'lessons/03-side-effect-keys.toml', '--title', 'Guard the notification']).trim();
 
 /**
  * Waits for the app's "Step K of N" (not the prerendered page's, which shows the same text
@@ -139,6 +141,22 @@ export const PAGES = [
     reach: async (page) => {
       await heading(page, 'Sandbox');
       await stepNumbers(page);
+    },
+  },
+  {
+    name: 'the challenge builder',
+    hash: '#/make-challenge',
+    reach: async (page) => {
+      await heading(page, 'Make a challenge');
+      await page.getByRole('region', { name: 'The answer' }).getByRole('button', { name: /^Line 1 of / }).waitFor();
+    },
+  },
+  {
+    name: 'an opened challenge',
+    hash: CHALLENGE,
+    reach: async (page) => {
+      await heading(page, 'Guard the notification');
+      await page.getByRole('group', { name: 'The board' }).getByRole('button', { name: 'Check my design' }).waitFor();
     },
   },
   {

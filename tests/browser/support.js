@@ -319,13 +319,19 @@ export function courseLessonIds() {
   return ids;
 }
 
-/**
- * Runs `lab ARGS` (the binary $LAB_BIN names, else through cargo) and reads its JSON lines.
- */
-export function labJson(args) {
+/** Runs `lab ARGS` (the binary $LAB_BIN names, else through cargo) and returns what it printed. */
+export function labText(args) {
   const [command, prefix] = process.env.LAB_BIN ? [process.env.LAB_BIN, []] : ['cargo', ['run', '-q', '-p', 'lab', '--']];
-  const out = execFileSync(command, [...prefix, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
-  return out.trim().split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  return execFileSync(command, [...prefix, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
+}
+
+/** Runs `lab ARGS` and reads its JSON lines. */
+export function labJson(args) {
+  return labText(args)
+    .trim()
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
 }
 
 /**
