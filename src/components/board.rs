@@ -227,13 +227,13 @@ pub fn Board(props: &BoardProps) -> Html {
         html! {
             <li key={format!("bank-{index}-{}", block.name())}>
                 <span class="grip" aria-hidden="true" onpointerdown={ondown} onpointermove={onmove} onpointerup={onup.clone()} onpointercancel={onup}>{ "⠿" }</span>
-                // The name is the visible text with the verb around it, so it holds every word a
-                // person sees (the comment line too): "Add “…” to your program".
-                <button type="button" class="block" onclick={on_add(block)}>
-                    <span class="visually-hidden">{ "Add “" }</span>
+                // The name holds every word a person sees, the comment line too.
+                <button type="button" class="block" onclick={on_add(block)} aria-label={match &comment {
+                    Some(comment) => format!("Add “{comment} {text}” to {}", props.name),
+                    None => format!("Add “{text}” to {}", props.name),
+                }}>
                     if let Some(comment) = comment { <span class="comment">{ comment }</span> }
                     <code>{ text }</code>
-                    <span class="visually-hidden">{ format!("” to {}", props.name) }</span>
                 </button>
             </li>
         }

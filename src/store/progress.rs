@@ -441,3 +441,81 @@ impl ChallengeProgress {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attempt(
+        board: &str,
+        solved: bool,
+        hints: u32,
+        checks: u32,
+        saved_ms: u64,
+    ) -> ChallengeProgress {
+        ChallengeProgress {
+            title: "Guard the notification".into(),
+            link: "AbC-_9".into(),
+            board: lab_engine::Program::parse(board).expect("a program"),
+            hints,
+            checks,
+            solved,
+            saved_ms,
+        }
+    }
+
+    #[test]
+    fn each_challenge_keeps_its_own_attempt_and_a_solve_is_never_taken_back() {
+        let none = Progress::default();
+        let first = none
+            .attempted("0a1b2c3d", attempt("try\n", false, 0, 0, 1))
+            .expect("a new challenge is kept");
+        let other = first
+            .attempted("ffffffff", attempt("else\n", false, 0, 0, 2))
+            .expect("another challenge is kept beside it");
+        assert_eq!(other.challenges.len(), 2);
+        assert_eq!(other.challenges["0a1b2c3d"].board.text(), "try\n");
+        let solved = other
+            .attempted("0a1b2c3d", attempt("try\n", true, 1, 3, 3))
+            .expect("solving changes it");
+        // A later change of the board keeps the solve, the hints and the checks.
+        let changed = solved
+            .attempted("0a1b2c3d", attempt("else\n", false, 0, 0, 4))
+            .expect("a new board changes it");
+        let kept = &changed.challenges["0a1b2c3d"];
+        assert!(kept.solved && kept.hints == 1 && kept.checks == 3);
+        assert_eq!(kept.board.text(), "else\n");
+        assert_eq!(changed.challenges["ffffffff"].board.text(), "else\n");
+        // The same save again changes nothing.
+        assert_eq!(
+            changed.attempted("0a1b2c3d", attempt("else\n", false, 0, 0, 5)),
+            None
+        );
+        // An id that is not one, or a link too long, is not kept.
+        assert_eq!(
+            none.attempted("not-hex!", attempt("try\n", false, 0, 0, 1)),
+            None
+        );
+        let mut long = attempt("try\n", false, 0, 0, 1);
+        long.link = "A".repeat(lab_course::share::LINK_CHARS_MAX + 1);
+        assert_eq!(none.attempted("0a1b2c3d", long), None);
+    }
+
+    #[test]
+    fn a_merge_joins_the_attempts_of_both_sides() {
+        let ours = Progress::default()
+            .attempted("0a1b2c3d", attempt("try\n", true, 2, 4, 10))
+            .unwrap();
+        let theirs = Progress::default()
+            .attempted("0a1b2c3d", attempt("else\n", false, 3, 1, 20))
+            .unwrap()
+            .attempted("ffffffff", attempt("try\n", false, 0, 0, 5))
+            .unwrap();
+        let merged = ours.merged(&theirs);
+        let joined = &merged.challenges["0a1b2c3d"];
+        assert_eq!(joined.board.text(), "else\n", "the newer board");
+        assert!(joined.solved && joined.hints == 3 && joined.checks == 4);
+        assert!(merged.challenges.contains_key("ffffffff"));
+        assert!(merged.check().is_ok());
+    }
+}

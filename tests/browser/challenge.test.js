@@ -132,10 +132,10 @@ describe('challenges', () => {
     await listed.getByRole('link', { name: 'Another challenge' }).waitFor();
 
     await instructor.page.getByText('For instructors: verify a completion code').first().click();
-    await instructor.page.getByLabel('Completion code').first().fill(code.trim());
+    await instructor.page.getByLabel('Completion code', { exact: true }).fill(code.trim());
     await instructor.page.getByRole('button', { name: 'Verify' }).first().click();
     await waitForText(instructor.page.getByRole('status').filter({ hasText: /^(Verified|Not verified)/ }), /^Verified: this challenge, solved after 1 check, with 0 of \d+ hints \(not the answer\)\.$/, { what: 'the verdict on the code' });
-    await instructor.page.getByLabel('Completion code').first().fill(code.trim().replace(/^./, (first) => (first === 'A' ? 'B' : 'A')));
+    await instructor.page.getByLabel('Completion code', { exact: true }).fill(code.trim().replace(/^./, (first) => (first === 'A' ? 'B' : 'A')));
     await instructor.page.getByRole('button', { name: 'Verify' }).first().click();
     await waitForText(instructor.page.getByRole('status').filter({ hasText: /^(Verified|Not verified)/ }), /^Not verified: this code is for another challenge\.$/, { what: 'an altered code' });
     assertNoErrors(learner.errors, 'the learner');
