@@ -71,13 +71,14 @@ bench: setup build bench-site
 	done
 
 ## The site's figures only (after make build): sizes (each module and its parts), first paint and
-## the bytes before it, Lighthouse, the explorer in its worker, the sandbox at 10,000 records.
+## the bytes before it, Lighthouse, the explorer in its worker, the sandbox at 10,000 records;
+## a challenge link's length and the time from opening it to a working board.
 bench-site: setup
 	cd tests/minimal-app && trunk build --release
 	node scripts/postbuild.mjs tests/minimal-app/dist
 	cd tests/floor-app && trunk build --release
 	node scripts/postbuild.mjs tests/floor-app/dist
-	cd tests/browser && node bench-site.js
+	cd tests/browser && node bench-site.js && node bench-challenge.js
 
 ## Regenerates docs/screenshot.png (the README's picture) from the built dist/.
 screenshot: setup

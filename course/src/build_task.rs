@@ -28,6 +28,18 @@ pub struct BuildTask<'a> {
     pub expect: &'a Expect,
 }
 
+/// How a task's problems name what they are about: a lesson file's words for `lab check`, a
+/// builder's for the page.
+#[derive(Clone, Copy, Debug)]
+pub struct Wording<'a> {
+    /// The program that holds: "the reference" (the file's key) or "the answer".
+    pub reference: &'a str,
+    /// The budget: as the file writes it, or as a sentence.
+    pub within: &'a str,
+    /// What to do about too many arrangements, after "… have more than N arrangements".
+    pub too_many: &'a str,
+}
+
 /// What the explorer found of a task that keeps its promises.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judged {
@@ -42,7 +54,8 @@ impl BuildTask<'_> {
     /// The structure the task promises, without the explorer: every block is the workflow's, the
     /// reference is a well-formed program of the bank's and the start's blocks, and it keeps the
     /// locked lines in order.
-    pub fn shape(&self) -> Result<(), String> {
+    pub fn shape(&self, words: &Wording) -> Result<(), String> {
+        let reference = words.reference;
         let workflow = self.scenario.workflow;
         let offered = workflow.offered();
         if let Some(stranger) = self.blocks.iter().find(|block| !offered.contains(block)) {
@@ -70,17 +83,16 @@ impl BuildTask<'_> {
         }
         self.reference
             .structure(offered)
-            .map_err(|error| format!("reference, {error}"))?;
+            .map_err(|error| format!("{reference}, {error}"))?;
         if let Some(missing) = missing_from(self.reference, &self.pool()) {
             return Err(format!(
-                "the reference uses `{missing}` more often than the bank and the start offer it"
+                "{reference} uses `{missing}` more often than the bank and the start offer it"
             ));
         }
         if !keeps_in_order(self.reference, &self.locked()) {
-            return Err(
-                "the reference must hold every locked line of the start, in order, at its indentation"
-                    .into(),
-            );
+            return Err(format!(
+                "{reference} must hold every locked line of the start, in order, at its indentation"
+            ));
         }
         Ok(())
     }
@@ -141,17 +153,16 @@ impl BuildTask<'_> {
 
     /// The task held to every promise, with the explorer: the reference does the job and holds,
     /// the start (when it is a whole program) does not, and every arrangement of the reference's
-    /// blocks, at most `arrangements_max` of them, is explored and counted. `within` words the
-    /// budget for the reader (`lab check` writes it as the file does, the page as a sentence);
-    /// `counted` hears how many arrangements are explored of how many, as it goes.
+    /// blocks, at most `arrangements_max` of them, is explored and counted. `counted` hears how
+    /// many arrangements are explored of how many, as it goes.
     pub fn judge(
         &self,
         arrangements_max: u32,
-        within: &str,
+        words: &Wording,
         mut counted: impl FnMut(u64, u64),
     ) -> Result<Judged, String> {
-        let start_breaks = self.verify(within)?;
-        let figures = self.count(arrangements_max, &mut counted)?;
+        let start_breaks = self.verify(words)?;
+        let figures = self.count(arrangements_max, words, &mut counted)?;
         let warning = (figures.hold * 100 > figures.arrangements * HOLD_SHARE_WARNING_PERCENT)
             .then(|| {
                 format!(
@@ -170,18 +181,17 @@ impl BuildTask<'_> {
     /// reference doing the job and holding, the start (when it is a whole program) not doing
     /// both (a start that holds by doing nothing still leaves the job to build).
     /// The start's shortest counterexample, in words, when it has one.
-    pub fn verify(&self, within: &str) -> Result<Option<String>, String> {
-        self.shape()?;
+    pub fn verify(&self, words: &Wording) -> Result<Option<String>, String> {
+        self.shape(words)?;
+        let (reference, within) = (words.reference, words.within);
         if let Some(unmet) = self.unmet(self.reference)?.first() {
             return Err(format!(
-                "the reference's own run does not do the job: {unmet}"
+                "{reference}'s own run does not do the job: {unmet}"
             ));
         }
         if self.holds(self.reference)? != Some(true) {
             let why = describe(&self.with(self.reference), self.explore)?;
-            return Err(format!(
-                "the reference does not hold within {within}: {why}"
-            ));
+            return Err(format!("{reference} does not hold within {within}: {why}"));
         }
         let start = self.start_program();
         if start.lines.is_empty() || start.structure(self.scenario.workflow.offered()).is_err() {
@@ -201,6 +211,7 @@ impl BuildTask<'_> {
     fn count(
         &self,
         bound: u32,
+        words: &Wording,
         counted: &mut impl FnMut(u64, u64),
     ) -> Result<BuildFigures, String> {
         let locked = self.locked();
@@ -215,7 +226,8 @@ impl BuildTask<'_> {
         let found = arrangements(&locked, &movable, offered, bound + 1);
         if !found.complete || found.programs.len() > bound {
             return Err(format!(
-                "the reference's blocks have more than {bound} arrangements (arrangements = {bound}): lock more lines of the start, or raise the bound"
+                "{}'s blocks have more than {bound} arrangements{}",
+                words.reference, words.too_many
             ));
         }
         let total = found.programs.len() as u64;

@@ -237,11 +237,7 @@ impl Challenge {
             explore: &self.explore,
             expect: &expect,
         };
-        task.shape()
-            .map_err(|error| match error.strip_prefix("reference, ") {
-                Some(rest) => format!("the answer, {rest}"),
-                None => error.replace("the reference", "the answer"),
-            })?;
+        task.shape(&self.wording(&self.budget_words()))?;
         let expect = self.expect(&scenario)?;
         let id = self.id();
         let build = Build {
@@ -354,6 +350,16 @@ impl Challenge {
             expect.table_rows = Some(last.table.rows.len() as u32);
         }
         Ok(expect)
+    }
+
+    /// How the checks word its problems for the builder and the learner: the reference is "the
+    /// answer", the budget a sentence (`within`).
+    pub fn wording<'a>(&self, within: &'a str) -> build_task::Wording<'a> {
+        build_task::Wording {
+            reference: "the answer",
+            within,
+            too_many: ": lock more lines of the start",
+        }
     }
 
     /// The budget in words: "2 faults (any kind) and 2 preemptions".

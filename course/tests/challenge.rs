@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use lab_course::build_task::BuildTask;
-use lab_course::challenge::{
-    Challenge, CodeError, Completion, Job, ARRANGEMENTS_MAX, OPERATIONS_MAX,
-};
+use lab_course::challenge::{Challenge, CodeError, Completion, ARRANGEMENTS_MAX, OPERATIONS_MAX};
 use lab_course::share::{decode, encode_within, Shared, WholeScenario};
 use lab_course::{Course, Task};
 use lab_engine::{BatchSpec, Block, Invariant, Program};
@@ -84,7 +82,11 @@ fn a_challenge_keeps_the_promises_of_the_lesson_it_came_from() {
         expect: &opened.build.expect,
     };
     let judged = task
-        .judge(ARRANGEMENTS_MAX, &challenge.budget_words(), |_, _| {})
+        .judge(
+            ARRANGEMENTS_MAX,
+            &challenge.wording(&challenge.budget_words()),
+            |_, _| {},
+        )
         .expect("the lesson's task keeps its promises as a challenge");
     assert!(judged.figures.hold >= 1 && judged.figures.hold < judged.figures.arrangements);
     assert!(
@@ -162,10 +164,10 @@ fn a_contradictory_challenge_is_refused_with_a_reason() {
         expect: &opened.build.expect,
     };
     let error = task
-        .judge(1_000, "the budget", |_, _| {})
+        .judge(1_000, &breaking.wording("the budget"), |_, _| {})
         .expect_err("an answer that breaks");
     assert!(
-        error.starts_with("the reference does not hold within the budget: "),
+        error.starts_with("the answer does not hold within the budget: "),
         "{error}"
     );
 }

@@ -232,7 +232,8 @@ pub fn Board(props: &BoardProps) -> Html {
                     Some(comment) => format!("Add “{comment} {text}” to {}", props.name),
                     None => format!("Add “{text}” to {}", props.name),
                 }}>
-                    if let Some(comment) = comment { <span class="comment">{ comment }</span> }
+                    // The space keeps the two lines two words in the button's text, as in its name.
+                    if let Some(comment) = comment { <span class="comment">{ comment }</span>{ " " } }
                     <code>{ text }</code>
                 </button>
             </li>
@@ -384,7 +385,8 @@ pub fn Board(props: &BoardProps) -> Html {
                     <span class="grip" aria-hidden="true" onpointerdown={ondown} onpointermove={onmove} onpointerup={onup.clone()} onpointercancel={onup}>{ "⠿" }</span>
                 }
                 <button type="button" class="handle" aria-label={label} aria-pressed={is_lifted.to_string()} {onkeydown} {onclick}>
-                    if let Some(comment) = comment { <span class="comment">{ comment }</span> }
+                    // The space keeps the two lines two words in the button's text, as in its name.
+                    if let Some(comment) = comment { <span class="comment">{ comment }</span>{ " " } }
                     <code>{ text }</code>
                 </button>
             </li>

@@ -7,6 +7,13 @@ import assert from 'node:assert/strict';
 
 import { TIMEOUT, engineTraces, labJson, lessonFile, stepOf, stepCount } from './support.js';
 
+/** `text` as a pattern that matches it in an accessible name (which collapses runs of spaces). */
+export const pattern = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+
+/** The name of the bank's button that adds the block shown as `text`. A block with a comment
+ * line names the comment first: "Add “# … code” to your program". */
+export const addName = (text) => new RegExp(`^Add “(.+ )?${pattern(text)}” to your program$`);
+
 const LINE = /^Line (\d+) of (\d+): (.*), (not indented|indented (\d+) levels?)(, locked)?(, picked up)?$/;
 
 /** The board inside a lesson's "Try it" box, or another group of that name (a challenge's). */
@@ -15,7 +22,7 @@ export function board(page, name = 'Try it') {
   return {
     box,
     lines: box.getByRole('button', { name: /^Line \d+ of \d+: / }),
-    add: (text) => box.getByRole('button', { name: `Add “${text}” to your program`, exact: true }).first(),
+    add: (text) => box.getByRole('button', { name: addName(text) }).first(),
     check: box.getByRole('button', { name: 'Check my design' }),
     run: box.getByRole('button', { name: 'Run it in the player' }),
     reset: box.getByRole('button', { name: 'Start over' }),

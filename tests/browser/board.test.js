@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { board, buildByKeyboard, buildPart, checkDesign, programLines, readBoard } from './board.js';
+import { addName, board, buildByKeyboard, buildPart, checkDesign, programLines, readBoard } from './board.js';
 import { assertNoErrors, axeViolations, newPage, open, useSite, waitForText } from './support.js';
 
 const PART = buildPart('lost-reply');
@@ -88,7 +88,7 @@ describe('the build board', () => {
     await open(page, `${origin}/${PART.hash}`);
     const before = await readBoard(page);
     const text = texts[build.blocks[0]];
-    const item = board(page).box.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Add “${text}” to your program`, exact: true }) }).first();
+    const item = board(page).box.getByRole('listitem').filter({ has: page.getByRole('button', { name: addName(text) }) }).first();
     const grip = item.locator('[aria-hidden="true"]').first();
     const from = await grip.boundingBox();
     // Drop it just above the third line, at that line's indentation.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { board, buildByKeyboard, checkDesign, courseTasks, programLines } from './board.js';
+import { board, buildByKeyboard, checkDesign, courseTasks, pattern, programLines } from './board.js';
 import { ROOT, assertNoErrors, labText, newPage, open, useSite, waitForText } from './support.js';
 
 const TRACKER = 'Guarding a side effect the database cannot undo: Tracker: check, send, mark done (safe)';
@@ -46,9 +46,7 @@ async function fill(page, label, text) {
 
 /** The line of a builder's board whose code is `text`. */
 function lineOf(region, text) {
-  // Escaped, with every run of spaces matching any (an accessible name collapses them).
-  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  return region.getByRole('button', { name: new RegExp(`^Line \\d+ of \\d+: ${escaped}, `) });
+  return region.getByRole('button', { name: new RegExp(`^Line \\d+ of \\d+: ${pattern(text)}, `) });
 }
 
 /** The address's state after `#/make-challenge/`. */

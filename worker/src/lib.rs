@@ -282,10 +282,9 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
             })));
         }
         Request::Open(challenge) => {
+            let within = challenge.budget_words();
             let problem = challenge.open().and_then(|opened| {
-                task_of(&opened, |task| task.verify(&challenge.budget_words()))
-                    .map(|_| ())
-                    .map_err(|error| in_page_words(&error))
+                task_of(&opened, |task| task.verify(&challenge.wording(&within))).map(|_| ())
             });
             post(&Reply::Opened(Box::new(Opening {
                 texts: Texts::of(&challenge),
@@ -322,14 +321,14 @@ fn task_of<T>(opened: &challenge::Opened, with: impl FnOnce(&BuildTask) -> T) ->
 /// whose one design is declared safe or unsafe as the explorer finds it.
 fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged, String> {
     let opened = challenge.open()?;
+    let within = challenge.budget_words();
     let judged = task_of(&opened, |task| {
         task.judge(
             challenge::ARRANGEMENTS_MAX,
-            &challenge.budget_words(),
+            &challenge.wording(&within),
             counted,
         )
-    })
-    .map_err(|error| in_page_words(&error))?;
+    })?;
     let mut shown = opened.scenario.clone();
     let start = lab_course::build_task::program_of(&challenge.start);
     if start.structure(shown.workflow.offered()).is_ok() {
@@ -347,18 +346,6 @@ fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged,
         warning: judged.warning,
         lesson: challenge::lesson::text(challenge, safe)?,
     })
-}
-
-/// A build task's problem in the page's words: the answer, not the reference.
-fn in_page_words(error: &str) -> String {
-    error
-        .replace("the reference's own run", "the answer's own run")
-        .replace("the reference does not hold", "the answer does not hold")
-        .replace("the reference's blocks", "the answer's blocks")
-        .replace(
-            " (arrangements = 20000): lock more lines of the start, or raise the bound",
-            ": lock more lines of the start",
-        )
 }
 
 #[cfg(test)]

@@ -37,7 +37,17 @@ pub(crate) fn compile_build(file: &BuildFile, here: &Here) -> Result<(Task, Vec<
         explore: &explore,
         expect: &file.expect,
     };
-    task.shape()?;
+    let within = super::check::explore_text(&explore);
+    let too_many = format!(
+        " (arrangements = {}): lock more lines of the start, or raise the bound",
+        file.arrangements
+    );
+    let words = build_task::Wording {
+        reference: "the reference",
+        within: &within,
+        too_many: &too_many,
+    };
+    task.shape(&words)?;
     let pool = task.pool();
     let mut wrong = Vec::new();
     for (number, entry) in file.wrong.iter().enumerate() {
@@ -64,8 +74,7 @@ pub(crate) fn compile_build(file: &BuildFile, here: &Here) -> Result<(Task, Vec<
     let mut warnings = Vec::new();
     let mut figures = None;
     if here.explore {
-        let within = super::check::explore_text(&explore);
-        let judged = task.judge(file.arrangements, &within, |_, _| {})?;
+        let judged = task.judge(file.arrangements, &words, |_, _| {})?;
         for (entry, compiled) in file.wrong.iter().zip(&mut wrong) {
             let scenario = task.with(&compiled.program);
             if build_task::holds(&scenario, &explore, &goal)? != Some(false) {
