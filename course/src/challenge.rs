@@ -106,6 +106,22 @@ pub struct Opened {
     pub build: Build,
 }
 
+impl Opened {
+    /// Its build task, as the checks read it.
+    pub fn task(&self) -> BuildTask<'_> {
+        let build = &self.build;
+        BuildTask {
+            scenario: &self.scenario,
+            blocks: &build.blocks,
+            start: &build.start,
+            reference: &build.reference,
+            goal: &build.goal,
+            explore: &build.explore,
+            expect: &build.expect,
+        }
+    }
+}
+
 impl Challenge {
     /// A first draft from a scenario (the sandbox's): its design's program is both the start (a
     /// program to repair) and the answer, until the instructor changes them.

@@ -3,25 +3,18 @@
 //! completion codes only it verifies; a challenge that contradicts itself is refused with a
 //! reason, and no link at all (random, mutated, cut) makes the reader panic.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::OnceLock;
 
-use lab_course::build_task::BuildTask;
 use lab_course::challenge::{Challenge, CodeError, Completion, ARRANGEMENTS_MAX, OPERATIONS_MAX};
 use lab_course::share::{decode, encode_within, Shared, WholeScenario};
-use lab_course::{Course, Task};
+use lab_course::Task;
+
+use common::course;
 use lab_engine::{BatchSpec, Block, Invariant, Program};
 use proptest::prelude::*;
-
-fn course() -> &'static Course {
-    static COURSE: OnceLock<Course> = OnceLock::new();
-    COURSE.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lessons");
-        lab_course::authoring::load(&dir)
-            .unwrap_or_else(|errors| panic!("lessons load: {errors:?}"))
-            .course
-    })
-}
 
 /// Every build task of the course as a challenge an instructor could have made: the lesson's
 /// design (without its program), bank, start, answer, goal and budget.
@@ -72,16 +65,8 @@ fn every_lesson_build_task_opens_as_a_challenge_and_comes_back_from_its_link() {
 fn a_challenge_keeps_the_promises_of_the_lesson_it_came_from() {
     let challenge = notify();
     let opened = challenge.open().expect("opens");
-    let task = BuildTask {
-        scenario: &opened.scenario,
-        blocks: &opened.build.blocks,
-        start: &opened.build.start,
-        reference: &opened.build.reference,
-        goal: &opened.build.goal,
-        explore: &opened.build.explore,
-        expect: &opened.build.expect,
-    };
-    let judged = task
+    let judged = opened
+        .task()
         .judge(
             ARRANGEMENTS_MAX,
             &challenge.wording(&challenge.budget_words()),
@@ -154,16 +139,8 @@ fn a_contradictory_challenge_is_refused_with_a_reason() {
         .iter_mut()
         .for_each(|line| line.locked = false);
     let opened = breaking.open().expect("its shape is fine");
-    let task = BuildTask {
-        scenario: &opened.scenario,
-        blocks: &opened.build.blocks,
-        start: &opened.build.start,
-        reference: &opened.build.reference,
-        goal: &opened.build.goal,
-        explore: &opened.build.explore,
-        expect: &opened.build.expect,
-    };
-    let error = task
+    let error = opened
+        .task()
         .judge(1_000, &breaking.wording("the budget"), |_, _| {})
         .expect_err("an answer that breaks");
     assert!(

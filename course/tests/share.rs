@@ -1,30 +1,19 @@
 //! Links to a state of the lab: every state round-trips, links stay short, and no text at all
 //! (random, cut, mutated, hostile) makes the decoder panic or hand back a scenario that cannot run.
 
-use std::path::PathBuf;
-use std::sync::OnceLock;
+mod common;
 
+use common::course;
 use lab_course::share::{
     decode, encode, encode_within, Changes, Fault, Order, ShareError, Shared, WholeScenario,
     LINK_CHARS_MAX, OPERATIONS_MAX, SHARE_VERSION,
 };
-use lab_course::Course;
 use lab_engine::{
     Action, BatchSpec, FaultKind, Operation, Payload, Run, Scalar, Scenario, Schedule, Switch,
     WorkerPlan, WorkflowKind,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
-
-fn course() -> &'static Course {
-    static COURSE: OnceLock<Course> = OnceLock::new();
-    COURSE.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lessons");
-        lab_course::authoring::load(&dir)
-            .unwrap_or_else(|errors| panic!("lessons load: {errors:?}"))
-            .course
-    })
-}
 
 /// Every design of every lesson.
 fn designs() -> Vec<(String, u32, Scenario)> {

@@ -5,7 +5,6 @@
 //! the worker (the page makes another). A scenario travels in the share codec's compact form
 //! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats.
 
-use lab_course::build_task::BuildTask;
 use lab_course::challenge::{self, Challenge};
 use lab_course::rich::Rich;
 use lab_course::share::{ShareError, WholeScenario};
@@ -284,7 +283,10 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
         Request::Open(challenge) => {
             let within = challenge.budget_words();
             let problem = challenge.open().and_then(|opened| {
-                task_of(&opened, |task| task.verify(&challenge.wording(&within))).map(|_| ())
+                opened
+                    .task()
+                    .verify(&challenge.wording(&within))
+                    .map(|_| ())
             });
             post(&Reply::Opened(Box::new(Opening {
                 texts: Texts::of(&challenge),
@@ -303,32 +305,16 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
     }
 }
 
-/// `with` given the build task of an opened challenge.
-fn task_of<T>(opened: &challenge::Opened, with: impl FnOnce(&BuildTask) -> T) -> T {
-    let build = &opened.build;
-    with(&BuildTask {
-        scenario: &opened.scenario,
-        blocks: &build.blocks,
-        start: &build.start,
-        reference: &build.reference,
-        goal: &build.goal,
-        explore: &build.explore,
-        expect: &build.expect,
-    })
-}
-
 /// A challenge held to its promises, its arrangements counted, and written as a lesson file
 /// whose one design is declared safe or unsafe as the explorer finds it.
 fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged, String> {
     let opened = challenge.open()?;
     let within = challenge.budget_words();
-    let judged = task_of(&opened, |task| {
-        task.judge(
-            challenge::ARRANGEMENTS_MAX,
-            &challenge.wording(&within),
-            counted,
-        )
-    })?;
+    let judged = opened.task().judge(
+        challenge::ARRANGEMENTS_MAX,
+        &challenge.wording(&within),
+        counted,
+    )?;
     let mut shown = opened.scenario.clone();
     let start = lab_course::build_task::program_of(&challenge.start);
     if start.structure(shown.workflow.offered()).is_ok() {
@@ -353,19 +339,10 @@ mod tests {
     use super::*;
 
     fn explore(scenario: &Scenario, budget: &Budget) -> Vec<Reply> {
-        let request = Request::Explore {
+        replies_to(Request::Explore {
             scenario: WholeScenario::of(scenario),
             budget: budget.into(),
-        };
-        // The request as the worker reads it: posted bytes.
-        let request = decode(&encode(&request)).expect("reads back");
-        let mut replies = Vec::new();
-        answer(
-            request,
-            || 0.0,
-            |reply| replies.push(decode(&encode(reply)).expect("reads back")),
-        );
-        replies
+        })
     }
 
     #[test]
@@ -392,15 +369,8 @@ mod tests {
             clients: 20,
             ..Contention::default()
         };
-        let request = decode(&encode(&Request::Contend(spec.clone()))).expect("reads back");
-        let mut replies = Vec::new();
-        answer(
-            request,
-            || 0.0,
-            |reply| replies.push(decode::<Reply>(&encode(reply)).expect("reads back")),
-        );
         assert_eq!(
-            replies,
+            replies_to(Request::Contend(spec.clone())),
             [Reply::Contended {
                 runs: spec.run_all(),
                 spec,
@@ -451,6 +421,7 @@ mod tests {
         challenge.with_distractors(&[lab_engine::Block::MarkDoneBefore])
     }
 
+    /// What the worker replies to `request`, each as posted bytes read back.
     fn replies_to(request: Request) -> Vec<Reply> {
         let request = decode(&encode(&request)).expect("reads back");
         let mut replies = Vec::new();
