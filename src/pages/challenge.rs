@@ -20,6 +20,7 @@ use crate::components::board::BuildBoard;
 use crate::components::completion::{CompletionCode, VerifyCode};
 use crate::components::rich::{inline, rich};
 use crate::components::share::Share;
+use crate::format::count;
 use crate::pages::home::Home;
 use crate::player::{absolute, use_player, Design, Lab, PlayerAction, Setup};
 use crate::route::Route;
@@ -281,12 +282,29 @@ fn Room(props: &RoomProps) -> Html {
     let goal = opened.build.goal.iter().map(|invariant| {
         html! { <li>{ invariant.statement() }</li> }
     });
-    let prompt = html! {
-        <>
-            { format!("Arrange the blocks so that every schedule of up to {} keeps:", challenge.budget_words()) }
-            <ul class="challenge-goal">{ for goal }</ul>
-        </>
+    let explore = &opened.build.explore;
+    let kinds = match explore.kinds.as_slice() {
+        [] => "any fault this workflow can suffer".to_string(),
+        kinds => kinds
+            .iter()
+            .map(|kind| kind.name())
+            .collect::<Vec<_>>()
+            .join(", "),
     };
+    let goal = html! {
+        <section class="challenge-goal" aria-labelledby="challenge-goal-title">
+            <h2 id="challenge-goal-title">{ "The goal" }</h2>
+            <p>{ format!(
+                "Every schedule of up to {} and {} must keep:",
+                count(explore.faults.into(), "fault", "faults"),
+                count(explore.preemptions.into(), "preemption", "preemptions")
+            ) }</p>
+            <ul>{ for goal }</ul>
+            <p class="hint">{ format!("The faults the explorer may inject: {kinds}.") }</p>
+        </section>
+    };
+    let prompt =
+        html! { { "Arrange the blocks into a program that does the job and keeps the goal." } };
     let author_hints: Vec<Html> = props.texts.hints.iter().map(inline).collect();
     let player = match &*shown {
         Some(shown) => html! {
@@ -311,6 +329,7 @@ fn Room(props: &RoomProps) -> Html {
             <section class="narrative challenge-brief" aria-labelledby="challenge-brief-title">
                 <h2 id="challenge-brief-title" class="visually-hidden">{ "The challenge" }</h2>
                 { rich(&props.texts.brief) }
+                { goal }
                 <div role="group" aria-label="The board">
                     <BuildBoard {build} {scenario} board={board.clone()} {prompt} hints_shown={author_hints}
                         {hints} {solved} {onchange} {onhint} {onsolved} {onchecked} {onopen} {onrun} />

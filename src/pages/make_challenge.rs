@@ -522,7 +522,7 @@ fn Builder(props: &BuilderProps) -> Html {
                 <h2 id="builder-goal">{ "The goal and the budget" }</h2>
                 <fieldset>
                     <legend>{ "Invariants that must hold" }</legend>
-                    <ul class="field-list">{ for goal_fields }</ul>
+                    <ul class="field-list columns">{ for goal_fields }</ul>
                 </fieldset>
                 <div class="field-row">
                     <SelectField label="Faults in one run" options={number_options(FAULTS_MAX)} value={draft.explore.faults.to_string()} onchange={onfaults} />
@@ -530,7 +530,7 @@ fn Builder(props: &BuilderProps) -> Html {
                 </div>
                 <fieldset>
                     <legend>{ "Faults the explorer may inject" }</legend>
-                    <ul class="field-list">{ for kind_fields }</ul>
+                    <ul class="field-list columns">{ for kind_fields }</ul>
                 </fieldset>
             </section>
             <section class="builder-section board" aria-labelledby="builder-answer">
@@ -556,7 +556,7 @@ fn Builder(props: &BuilderProps) -> Html {
                 <p>{ format!("The bank holds what the answer needs beyond the start: {needed_words}; and the distractors you choose below.") }</p>
                 <fieldset>
                     <legend>{ "Distractors: blocks a wrong program would use" }</legend>
-                    <ul class="field-list">{ for distractor_fields }</ul>
+                    <ul class="field-list columns">{ for distractor_fields }</ul>
                 </fieldset>
             </section>
             <section class="builder-section" aria-labelledby="builder-job">
