@@ -30,7 +30,7 @@ use crate::player::{
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
 use crate::store::{load_sandbox, save_sandbox};
-use crate::clock::now_milliseconds;
+use lab_worker::clock::now_milliseconds;
 
 /// How long typing must pause before the text is read, in milliseconds: reading a scenario of
 /// thousands of records takes a moment, and a half-typed word is never worth an error.
