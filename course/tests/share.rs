@@ -50,6 +50,15 @@ fn shared_scenario(scenario: &Scenario, step: u32) -> Shared {
     }
 }
 
+/// `original` with the switches `flips` picks flipped, in turn.
+fn flipped(original: &Scenario, flips: Vec<prop::sample::Index>) -> Scenario {
+    let switches = original.workflow.switches();
+    flips.into_iter().fold(original.clone(), |changed, flip| {
+        let switch = switches[flip.index(switches.len())];
+        switch.set(&changed, !switch.get(&changed))
+    })
+}
+
 /// `scenario` at `step`, encoded as a link, decodes to itself and reads back whole.
 fn round_trips(scenario: &Scenario, step: u32) -> Result<(), TestCaseError> {
     let shared = shared_scenario(scenario, step);
@@ -343,12 +352,7 @@ proptest! {
     ) {
         let designs = designs();
         let (_, _, original) = &designs[pick.index(designs.len())];
-        let mut changed = original.clone();
-        let switches = original.workflow.switches();
-        for flip in flips {
-            let switch = switches[flip.index(switches.len())];
-            changed = switch.set(&changed, !switch.get(&changed));
-        }
+        let mut changed = flipped(original, flips);
         changed.seed = seed;
         prop_assert_eq!(WholeScenario::of(&changed).read(), Ok(changed));
     }
@@ -363,12 +367,7 @@ proptest! {
     ) {
         let designs = designs();
         let (_, _, original) = &designs[pick.index(designs.len())];
-        let mut changed = original.clone();
-        let switches = original.workflow.switches();
-        for flip in flips {
-            let switch = switches[flip.index(switches.len())];
-            changed = switch.set(&changed, !switch.get(&changed));
-        }
+        let mut changed = flipped(original, flips);
         for drop in dropped {
             if !changed.faults.is_empty() {
                 let at = drop.index(changed.faults.len());
