@@ -349,7 +349,7 @@ export function withEarlyPreloads(html, { held: script = null } = {}) {
  * is painted (prerenderOrPreload's promise `idempotencyLabPainted`): on a slow link the
  * prerendered page does not share the link with half a megabyte it does not need. (Trunk's loader
  * stays a deferred module: made `async`, so it would start compiling while the page still parses,
- * the lesson's working Next button came later, 289 -> 357 ms median of 11 on a busy machine.)
+ * the lesson's working Next button came later, by `make bench-site`'s measure of when it works.)
  */
 export function withWasmAfterMap(html) {
   const call = /^const wasm = await __trunkInitializer\(/m;

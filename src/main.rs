@@ -6,8 +6,9 @@
 //! own layer without a cycle), and `scripts/structure.mjs` fails on any import cycle:
 //!
 //! 1. Leaves, with no UI: `route` (every address), `course` (the embedded course), `format`
-//!    (counts), `clock`, `download`, `frames`, `panic`, `svg_export`, `board` (a build task's
-//!    board as data), `worker_module` and `search` (a search in the second module).
+//!    (counts), `download`, `frames`, `panic`, `svg_export`, `board` (a build task's board as
+//!    data), `worker_module` and `search` (a search in the second module). The clock is
+//!    `lab_worker::clock`, the one both modules read.
 //! 2. `store`: saved progress, settings and the sandbox, and the app's context that holds them;
 //!    `sandbox`, the sandbox's own state.
 //! 3. `components`: one panel a file, each a view of a trace or a form (`player/state.rs`, the
@@ -20,7 +21,6 @@
 
 mod app;
 mod board;
-mod clock;
 mod components;
 mod course;
 mod download;

@@ -89,12 +89,7 @@ pub fn blank(workflow: WorkflowKind) -> Scenario {
         }],
         workers: vec![WorkerPlan {
             name: "worker-1".into(),
-            runs: vec![Run {
-                op: "OP-001".into(),
-                payload: None,
-                not_before: 0,
-                key: None,
-            }],
+            runs: vec![Run::of("OP-001")],
         }],
         faults: Vec::new(),
         schedule: Default::default(),

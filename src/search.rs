@@ -39,7 +39,7 @@ pub(crate) enum Status {
 pub(crate) enum ExploreAction {
     /// A search was asked for; whether the module was ready for it.
     Start {
-        scenario: Scenario,
+        scenario: Rc<Scenario>,
         ready: bool,
     },
     Heard(Heard),
@@ -103,8 +103,7 @@ impl Reducible for Status {
     }
 }
 
-fn started(scenario: Scenario, ready: bool) -> Status {
-    let scenario = Rc::new(scenario);
+fn started(scenario: Rc<Scenario>, ready: bool) -> Status {
     match ready {
         true => Status::Running {
             scenario,
@@ -140,7 +139,7 @@ pub(crate) type Slot = Rc<std::cell::RefCell<Option<Module>>>;
 pub(crate) fn search(
     status: &UseReducerHandle<Status>,
     module: &Slot,
-    scenario: &Scenario,
+    scenario: &Rc<Scenario>,
     budget: &Budget,
 ) {
     let dispatcher = status.dispatcher();
@@ -152,7 +151,7 @@ pub(crate) fn search(
         budget: budget.into(),
     });
     status.dispatch(ExploreAction::Start {
-        scenario: scenario.clone(),
+        scenario: Rc::clone(scenario),
         ready: readiness == Readiness::Ready,
     });
     if let Readiness::Failed(words) = readiness {

@@ -39,6 +39,30 @@ fn shared_scenario(scenario: &Scenario, step: u32) -> Shared {
     }
 }
 
+/// `original` with the switches `flips` picks flipped, in turn.
+fn flipped(original: &Scenario, flips: Vec<prop::sample::Index>) -> Scenario {
+    let switches = original.workflow.switches();
+    flips.into_iter().fold(original.clone(), |changed, flip| {
+        let switch = switches[flip.index(switches.len())];
+        switch.set(&changed, !switch.get(&changed))
+    })
+}
+
+/// `scenario` at `step`, encoded as a link, decodes to itself and reads back whole.
+fn round_trips(scenario: &Scenario, step: u32) -> Result<(), TestCaseError> {
+    let shared = shared_scenario(scenario, step);
+    let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
+    prop_assert_eq!(&decoded, &shared);
+    let Shared::Scenario {
+        scenario: whole, ..
+    } = decoded
+    else {
+        unreachable!()
+    };
+    prop_assert_eq!(&whole.read().expect("it reads back"), scenario);
+    Ok(())
+}
+
 fn lesson_address(id: &str, step: u32, code: &str) -> String {
     format!("#/lesson/{id}/{step}/{code}")
 }
@@ -137,12 +161,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
                         .iter()
                         .skip(worker)
                         .step_by(workers)
-                        .map(|operation| Run {
-                            op: operation.id.clone(),
-                            payload: None,
-                            not_before: 0,
-                            key: None,
-                        })
+                        .map(|operation| Run::of(operation.id.clone()))
                         .collect(),
                 })
                 .collect();
@@ -229,12 +248,7 @@ fn touched(mut scenario: Scenario, touches: &[Touch]) -> Scenario {
                     payload: payload.clone(),
                 });
                 let worker = at.index(scenario.workers.len());
-                scenario.workers[worker].runs.push(Run {
-                    op: id,
-                    payload: None,
-                    not_before: 0,
-                    key: None,
-                });
+                scenario.workers[worker].runs.push(Run::of(id));
             }
             Touch::Drop(worker, run) => {
                 let count = scenario.workers.len();
@@ -287,9 +301,8 @@ fn generated_strategy() -> impl Strategy<Value = Scenario> {
 /// `cases` cases; no failure file (an integration test has no lib.rs beside it to put one by).
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases,
         failure_persistence: None,
-        ..ProptestConfig::default()
+        ..ProptestConfig::with_cases(cases)
     }
 }
 
@@ -310,20 +323,12 @@ proptest! {
     #[test]
     fn a_generated_scenario_edited_by_hand_round_trips(scenario in generated_strategy(), step in any::<u32>()) {
         scenario.validate().expect("the touches keep it valid");
-        let shared = shared_scenario(&scenario, step);
-        let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
-        prop_assert_eq!(&decoded, &shared);
-        let Shared::Scenario { scenario: whole, .. } = decoded else { unreachable!() };
-        prop_assert_eq!(whole.read().expect("it reads back"), scenario);
+        round_trips(&scenario, step)?;
     }
 
     #[test]
     fn a_scenario_round_trips(scenario in scenario_strategy(), step in any::<u32>()) {
-        let shared = shared_scenario(&scenario, step);
-        let decoded = decode(&encode(&shared)).expect("a valid scenario decodes");
-        prop_assert_eq!(&decoded, &shared);
-        let Shared::Scenario { scenario: whole, .. } = decoded else { unreachable!() };
-        prop_assert_eq!(whole.read().expect("it reads back"), scenario);
+        round_trips(&scenario, step)?;
     }
 
     /// Every lesson's design, with switches flipped and another seed, comes back whole: its
@@ -336,12 +341,7 @@ proptest! {
     ) {
         let designs = designs();
         let (_, _, original) = &designs[pick.index(designs.len())];
-        let mut changed = original.clone();
-        let switches = original.workflow.switches();
-        for flip in flips {
-            let switch = switches[flip.index(switches.len())];
-            changed = switch.set(&changed, !switch.get(&changed));
-        }
+        let mut changed = flipped(original, flips);
         changed.seed = seed;
         prop_assert_eq!(WholeScenario::of(&changed).read(), Ok(changed));
     }
@@ -356,12 +356,7 @@ proptest! {
     ) {
         let designs = designs();
         let (_, _, original) = &designs[pick.index(designs.len())];
-        let mut changed = original.clone();
-        let switches = original.workflow.switches();
-        for flip in flips {
-            let switch = switches[flip.index(switches.len())];
-            changed = switch.set(&changed, !switch.get(&changed));
-        }
+        let mut changed = flipped(original, flips);
         for drop in dropped {
             if !changed.faults.is_empty() {
                 let at = drop.index(changed.faults.len());

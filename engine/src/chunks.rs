@@ -8,12 +8,12 @@
 //! end, and the records being worked on are the newest), so a checkpoint costs about the
 //! changes since the last one, not the size of the world.
 //!
-//! Measured against the choices the issue named (`make bench`, 10,000 records): a full copy of
-//! the world per checkpoint spent ~29% of a traced run copying; rows behind `Rc` in the world's
-//! own maps still copy every pointer and key per checkpoint and change the world's public types;
-//! a persistent map crate (`im`, `rpds`) would do what this does with a deeper tree and a new
-//! dependency in the wasm bundle. Two levels are enough here: the chunk list of a 10,000-record
-//! collection is a few hundred pointers.
+//! Why not something else (`make bench` measures a traced run at 10,000 records): a full copy of
+//! the world per checkpoint spends a large share of a traced run copying; rows behind `Rc` in
+//! the world's own maps still copy every pointer and key per checkpoint and change the world's
+//! public types; a persistent map crate (`im`, `rpds`) would do what this does with a deeper tree
+//! and a new dependency in the wasm bundle. Two levels are enough here: the chunk list of a
+//! 10,000-record collection is a few hundred pointers.
 
 use std::borrow::Borrow;
 use std::rc::Rc;

@@ -19,7 +19,7 @@ use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
 use crate::text::Text;
-use crate::trace::{Checkpoints, Event, Stop, Trace, TraceData, TRACE_FORMAT};
+use crate::trace::{Checkpoints, Event, Seeks, Stop, Trace, TRACE_FORMAT};
 use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 
 /// Ticks a crashed worker stays down before it restarts.
@@ -1087,7 +1087,7 @@ impl Engine {
             })
             .collect();
         lanes.extend(self.scenario.workflow.lanes());
-        let data = TraceData {
+        Trace {
             format: TRACE_FORMAT,
             workflow: self.scenario.workflow,
             seed: self.scenario.seed,
@@ -1105,8 +1105,8 @@ impl Engine {
             verdicts: self.checker.verdicts(),
             fault_points: self.fault_points,
             stop: self.stop.unwrap_or(Stop::Finished),
-        };
-        Trace::with_checkpoints(data, checkpoints)
+            checkpoints: Seeks::taken(checkpoints),
+        }
     }
 }
 

@@ -19,11 +19,15 @@
 //! a state branches: its last successor steps it in place, so a path of single choices (most of
 //! the search, once the budgets are spent) copies nothing.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use serde::Serialize;
 
 use crate::engine::{Choice, Engine, Stepped};
 use crate::error::ScenarioError;
 use crate::fault::{FaultKind, FaultRule};
+use crate::fingerprint::Fingerprint;
 use crate::invariant::Invariant;
 use crate::scenario::{Scenario, Schedule};
 
@@ -204,36 +208,21 @@ impl Summary {
 
 /// Every state met, by key, and the summary of each fully explored one.
 ///
-/// A state's key is a hash, so its place in a hash table is random: a cache miss, the search's
-/// main cost, dearer the larger the table (more of it out of the caches, and more pages than
-/// the processor keeps addresses for), and paid one state after another, as each decides
-/// whether the search goes deeper. So the memo asks the table as little as it can:
-/// - The entries, `[key, word]`, lie in the order the states were met: a new state's entry is
-///   written at the end of the list, and its summary, when the search leaves it, near the end
-///   (most states are left soon after they are met), so the list costs few misses however long
-///   it grows.
-/// - A filter of two bits a key, sixteen bits a state (small enough to stay in the caches),
-///   says for most new states that they were never met, without reading the table.
-/// - The table proper (open addressing, linear probing, 8-byte slots: a key's high half and
-///   its entry's position) learns new entries a batch at a time: the batch's reads do not wait
-///   on one another, so their misses overlap. Until then the batch is searched in the list.
-///
-/// Only a state the filter does not rule out (one met before, or one in seventy of the others)
-/// reads the table. Most states break nothing below them: their word is their number of
-/// schedules; the others' word points into a list kept apart with their eight best ways to a
-/// violation.
+/// The table is a `HashMap` whose hasher passes a key through (a key is a fingerprint already,
+/// see `node_key`); it maps a key to the state's place in `words`, the states in the order they
+/// were met. A state is closed by its place, not looked up a second time: most states are closed
+/// soon after they are met, near the end of `words`, where the cache still holds it. That place
+/// is what the memo keeps beyond a plain map: without it, closing a state is a second lookup,
+/// and the explorer in the browser takes markedly longer (`make bench`'s explorer rows).
+/// Most states break nothing below them: their word is their number of schedules; the others'
+/// word points into a list kept apart with their eight best ways to a violation.
+#[derive(Default)]
 struct Memo {
-    /// By slot: the key's high half above the entry's position, or `VACANT`. A power of two
-    /// long; at most half taken, so a probe is short. Holds `entries[..filed]`.
-    slots: Vec<u64>,
-    /// `[key, word]` of every state met, in the order met; a state's position here is its
-    /// place for good (the table may grow and move its slot, never its entry).
-    entries: Vec<[u64; 2]>,
-    /// The entries in the table; the others, fewer than `BATCH`, wait for the next batch.
-    filed: usize,
-    /// Two bits set in one word for every key met (see `filter_bits`): a key whose two bits
-    /// are not both set was never met. A power of two long.
-    filter: Vec<u64>,
+    /// The position in `words` of every state met.
+    places: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+    /// The word of every state met, in the order met: `OPEN`, its number of schedules, or
+    /// (with `IN_BESTS`) its position in `bests`.
+    words: Vec<u64>,
     /// The summaries of the states some property breaks below (or with more schedules than a
     /// word holds beside its flag), with their schedules.
     bests: Vec<(u64, [Option<Best>; 8])>,
@@ -241,18 +230,23 @@ struct Memo {
     closed: u64,
 }
 
-/// New entries the table learns at once.
-const BATCH: usize = 64;
+/// A hasher that passes a key through: the memo's keys are hashes already.
+#[derive(Default)]
+struct PassThrough(u64);
 
-/// Filter bits per state met, at least: two of them set per key, so at most one new state in
-/// seventy finds both set by other keys and reads the table for nothing.
-const FILTER_BITS_PER_STATE: usize = 16;
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
 
-/// Filter words of a new memo (its slots' worth of states).
-const FILTER_WORDS_INITIAL: usize = SLOTS_INITIAL / 2 * FILTER_BITS_PER_STATE / 64;
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("the memo hashes only u64 keys")
+    }
 
-/// A vacant slot: its position half names no entry (the memo holds fewer than 2^32 - 1).
-const VACANT: u64 = u64::MAX;
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
 
 /// The word of a state being explored.
 const OPEN: u64 = u64::MAX;
@@ -260,170 +254,28 @@ const OPEN: u64 = u64::MAX;
 /// A word with this bit set is a position in `Memo::bests`; else it is the number of schedules.
 const IN_BESTS: u64 = 1 << 63;
 
-/// Slots of a new memo: enough for a small lesson's search without growing.
-const SLOTS_INITIAL: usize = 1 << 13;
-
-/// A table of `length` vacant slots, every page of it written now.
-///
-/// Its memory is a spare table's when one is large enough: fresh memory costs a page fault per
-/// page at its first use (more than the search spends on a state), and an exploration asks for
-/// a table twice the size of the last at every growth, and a new one for every exploration. A
-/// fresh table is written at once too: a zeroed allocation would be mapped twice, to a shared
-/// page of zeros when a probe reads it, then to a page of its own at the first write. (The
-/// word written, `VACANT`, keeps the compiler from turning the writes into a zeroed allocation.)
-fn vacant_slots(length: usize) -> Vec<u64> {
-    let mut slots = spare(&SPARE_TABLES, length);
-    slots.clear();
-    slots.resize(length, VACANT);
-    slots
-}
-
-/// A filter of `words` words, no bit set.
-fn empty_filter(words: usize) -> Vec<u64> {
-    let mut filter = spare(&SPARE_FILTERS, words);
-    filter.clear();
-    filter.resize(words, 0);
-    filter
-}
-
-/// The spare in `spares` of the least capacity at least `length`, or a new vector of that
-/// capacity.
-fn spare<T>(
-    spares: &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<T>>>>,
-    length: usize,
-) -> Vec<T> {
-    let spare = spares.with_borrow_mut(|spares| {
-        let fitting = (0..spares.len())
-            .filter(|&position| spares[position].capacity() >= length)
-            .min_by_key(|&position| spares[position].capacity());
-        fitting.map(|position| spares.swap_remove(position))
-    });
-    spare.unwrap_or_else(|| Vec::with_capacity(length))
-}
-
-/// Keeps a vector no longer needed in `spares`; past `most` spares, the smallest goes. (A memo
-/// dropped as its thread ends, after the spares, lets its memory go.)
-fn keep_spare<T>(
-    spares: &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<T>>>>,
-    vector: Vec<T>,
-    most: usize,
-) {
-    let _ = spares.try_with(|spares| {
-        let mut spares = spares.borrow_mut();
-        spares.push(vector);
-        if spares.len() > most {
-            let smallest = (0..spares.len())
-                .min_by_key(|&position| spares[position].capacity())
-                .expect("more than none");
-            spares.swap_remove(smallest);
-        }
-    });
-}
-
-thread_local! {
-    /// Memo tables no longer used, for the next ones (see `vacant_slots`). The memory of the
-    /// largest exploration so far stays with the thread, as a browser tab's memory would
-    /// anyway (WebAssembly memory never shrinks).
-    static SPARE_TABLES: std::cell::RefCell<Vec<Vec<u64>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-    /// Filters no longer used, for the next ones (as the tables are kept).
-    static SPARE_FILTERS: std::cell::RefCell<Vec<Vec<u64>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-    /// A memo's list of entries no longer used, for the next memo's (as the tables are kept).
-    static SPARE_ENTRIES: std::cell::RefCell<Vec<Vec<[u64; 2]>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Spare tables kept: two, as a growth needs the old table and the new one at once.
-const SPARE_TABLES_MAX: usize = 2;
-
-/// Spare filters kept: two, as a growth needs the old filter and the new one at once.
-const SPARE_FILTERS_MAX: usize = 2;
-
-/// Spare lists of entries kept: one, for the next memo (a list grows in place, never beside
-/// another).
-const SPARE_ENTRIES_MAX: usize = 1;
-
-impl Drop for Memo {
-    fn drop(&mut self) {
-        keep_spare(
-            &SPARE_TABLES,
-            std::mem::take(&mut self.slots),
-            SPARE_TABLES_MAX,
-        );
-        keep_spare(
-            &SPARE_ENTRIES,
-            std::mem::take(&mut self.entries),
-            SPARE_ENTRIES_MAX,
-        );
-        keep_spare(
-            &SPARE_FILTERS,
-            std::mem::take(&mut self.filter),
-            SPARE_FILTERS_MAX,
-        );
-    }
-}
-
 /// What the memo knows of a state just reached.
 enum Met {
     /// Explored before: its schedules, and its position in `Memo::bests` if it has one there.
     Known(u64, Option<u32>),
-    /// New: to be explored, its summary then written at this entry.
+    /// New: to be explored, its summary then written at this place.
     New(u32),
 }
 
-impl Default for Memo {
-    fn default() -> Self {
-        let mut entries = spare(&SPARE_ENTRIES, 0);
-        entries.clear();
-        Memo {
-            slots: vacant_slots(SLOTS_INITIAL),
-            entries,
-            filed: 0,
-            filter: empty_filter(FILTER_WORDS_INITIAL),
-            bests: Vec::new(),
-            closed: 0,
-        }
-    }
-}
-
-/// The filter word of `key` and its two bits there. The word is chosen by the key's high bits
-/// and the bits by its low ones (the keys are hashes already).
-#[inline(always)]
-fn filter_bits(key: u64, words: usize) -> (usize, u64) {
-    let word = (key >> 32) as usize & (words - 1);
-    (word, 1 << (key & 63) | 1 << (key >> 6 & 63))
-}
-
 impl Memo {
-    /// The summary of state `key` if it was explored before; else gives it an entry.
+    /// The summary of state `key` if it was explored before; else gives it a place.
     fn meet(&mut self, key: u64) -> Met {
-        let (word, bits) = filter_bits(key, self.filter.len());
-        if self.filter[word] & bits == bits {
-            if let Some(entry) = self.entry(key) {
-                return self.known(entry);
-            }
+        let next = self.words.len() as u32;
+        let place = *self.places.entry(key).or_insert(next);
+        if place == next {
+            self.words.push(OPEN);
+            return Met::New(place);
         }
-        self.filter[word] |= bits;
-        let entry = self.entries.len();
-        assert!(entry < VACANT as u32 as usize, "a slot names fewer entries");
-        self.entries.push([key, OPEN]);
-        if self.entries.len() - self.filed >= BATCH {
-            self.file();
-        }
-        if self.entries.len() * FILTER_BITS_PER_STATE > self.filter.len() * 64 {
-            self.grow_filter();
-        }
-        Met::New(entry as u32)
-    }
-
-    /// What the memo holds at `entry`, met again.
-    fn known(&self, entry: usize) -> Met {
-        match self.entries[entry][1] {
+        match self.words[place as usize] {
             // A state is never met again while it is open (each event moves the event count
             // in its key on), but should two keys ever coincide it is explored again, as a
             // state never met would be.
-            OPEN => Met::New(entry as u32),
+            OPEN => Met::New(place),
             word if word & IN_BESTS != 0 => {
                 let position = (word & !IN_BESTS) as u32;
                 Met::Known(self.bests[position as usize].0, Some(position))
@@ -432,79 +284,10 @@ impl Memo {
         }
     }
 
-    /// The entry of `key`, if it was met: among those waiting, then in the table.
-    fn entry(&self, key: u64) -> Option<usize> {
-        let waiting = self.entries[self.filed..]
-            .iter()
-            .position(|entry| entry[0] == key);
-        match waiting {
-            Some(position) => Some(self.filed + position),
-            None => self.find(key).ok(),
-        }
-    }
-
-    /// The entry of `key` in the table, or the vacant slot where it would go.
-    #[inline(always)]
-    fn find(&self, key: u64) -> Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let high = key >> 32;
-        // The keys are hashes already: their low bits place them.
-        let mut place = key as usize & mask;
-        loop {
-            match self.slots[place] {
-                VACANT => return Err(place),
-                taken if taken >> 32 == high => {
-                    let entry = (taken & 0xffff_ffff) as usize;
-                    if self.entries[entry][0] == key {
-                        return Ok(entry);
-                    }
-                }
-                _ => {}
-            }
-            place = (place + 1) & mask;
-        }
-    }
-
-    /// Puts the waiting entries in the table (doubling it first if they would fill more than
-    /// half). One entry's probe does not wait on the others', so their misses overlap.
-    fn file(&mut self) {
-        if 2 * self.entries.len() > self.slots.len() {
-            let length = 2 * self.slots.len();
-            let slots = std::mem::replace(&mut self.slots, vacant_slots(length));
-            keep_spare(&SPARE_TABLES, slots, SPARE_TABLES_MAX);
-            self.filed = 0;
-        }
-        let mask = self.slots.len() - 1;
-        for (entry, &[key, _]) in self.entries.iter().enumerate().skip(self.filed) {
-            // Every key is distinct, so its place is the first vacant slot from its own.
-            let mut place = key as usize & mask;
-            while self.slots[place] != VACANT {
-                place = (place + 1) & mask;
-            }
-            self.slots[place] = slot(key, entry);
-        }
-        self.filed = self.entries.len();
-    }
-
-    /// Doubles the filter, every key's bits set again.
-    fn grow_filter(&mut self) {
-        let filter = empty_filter(2 * self.filter.len());
-        keep_spare(
-            &SPARE_FILTERS,
-            std::mem::replace(&mut self.filter, filter),
-            SPARE_FILTERS_MAX,
-        );
-        let words = self.filter.len();
-        for &[key, _] in &self.entries {
-            let (word, bits) = filter_bits(key, words);
-            self.filter[word] |= bits;
-        }
-    }
-
     /// The summary of state `key`, if it was fully explored.
     fn get(&self, key: u64) -> Option<Summary> {
-        let entry = self.entry(key)?;
-        match self.entries[entry][1] {
+        let place = *self.places.get(&key)?;
+        match self.words[place as usize] {
             OPEN => None,
             word if word & IN_BESTS != 0 => {
                 let (schedules, best) = self.bests[(word & !IN_BESTS) as usize];
@@ -521,8 +304,8 @@ impl Memo {
         }
     }
 
-    /// Writes the summary of the state at `entry`, now fully explored.
-    fn close(&mut self, entry: u32, summary: &Summary) {
+    /// Writes the summary of the state at `place`, now fully explored.
+    fn close(&mut self, place: u32, summary: &Summary) {
         let word = match summary.breaks || summary.schedules >= IN_BESTS {
             true => {
                 let best = match summary.breaks {
@@ -534,16 +317,10 @@ impl Memo {
             }
             false => summary.schedules,
         };
-        let stored = &mut self.entries[entry as usize][1];
+        let stored = &mut self.words[place as usize];
         self.closed += u64::from(*stored == OPEN);
         *stored = word;
     }
-}
-
-/// The slot of `key` whose entry is at `entry`.
-#[inline(always)]
-fn slot(key: u64, entry: usize) -> u64 {
-    (key >> 32) << 32 | entry as u64
 }
 
 /// A successor being explored below its parent: what folding its summary into the parent's
@@ -1111,24 +888,16 @@ fn fold_violations(parent: &mut Summary, child: &Child, below: Option<&[Option<B
     }
 }
 
-#[inline(always)]
+/// The key of a state in the memo: the engine's fingerprint and the budgets used, hashed
+/// together (the memo's table takes the key as its hash).
 fn node_key(engine_hash: u64, used: Used) -> u64 {
-    // The budgets used, in one word: each field has room (faults at most `FAULTS_MAX`, a worker
-    // index below 64, preemptions below 2^32), so the word stands for them exactly.
-    let last = used.last.map_or(0, |worker| u64::from(worker) + 1);
-    let budgets = u64::from(used.preemptions) | u64::from(used.faults) << 32 | last << 40;
-    // The engine's hash is mixed already, so the budgets need only be spread over every bit
-    // (the low ones place a state in the memo) without losing one: a multiplication by an odd
-    // number, then the high half folded onto the low one, each undoable. Two budgets of one
-    // state stay apart, and any other two states as far apart as their hashes, at one
-    // multiplication a transition (a hash over both words took two of the fingerprint's
-    // 128-bit ones, four multiplications each in wasm).
-    let spread = budgets.wrapping_mul(BUDGETS_SPREAD);
-    engine_hash ^ spread ^ spread >> 32
+    let mut hasher = Fingerprint::default();
+    hasher.write_u64(engine_hash);
+    hasher.write_u32(used.faults);
+    hasher.write_u32(used.preemptions);
+    hasher.write_u8(used.last.map_or(0, |worker| worker + 1));
+    hasher.finish()
 }
-
-/// An odd constant with no structure: the golden ratio's fraction.
-const BUDGETS_SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A fault as a noun phrase: "a lost reply".
 pub fn fault_phrase(fault: FaultKind) -> &'static str {

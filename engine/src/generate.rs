@@ -62,12 +62,7 @@ impl BatchSpec {
                 // Record `i` goes to worker `i % workers`: every `workers`-th from its own.
                 runs: (worker..self.records)
                     .step_by(workers as usize)
-                    .map(|index| Run {
-                        op: format!("evt-{index}"),
-                        payload: None,
-                        not_before: 0,
-                        key: None,
-                    })
+                    .map(|index| Run::of(format!("evt-{index}")))
                     .collect(),
             })
             .collect();

@@ -78,7 +78,7 @@ pub use rng::{fnv1a, fnv1a_bytes, Rng};
 pub use scenario::{
     canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
-    WriteMode, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX,
+    WriteMode, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
 pub use switch::Switch;
 pub use text::Text;

@@ -65,6 +65,12 @@ pub const LAYERS_MAX: u32 = 6;
 /// The upper bound of `step_cap` a scenario may ask for.
 pub const STEP_CAP_MAX: u32 = 200_000;
 
+/// The most workers a scenario may have: a worker index fits the explorer's budget word.
+pub const WORKERS_MAX: u32 = 64;
+
+/// The most attempts a retry policy may make in all (`design.retry.attempts_max`).
+pub const ATTEMPTS_MAX: u32 = 100;
+
 /// One logical operation: the thing that must happen exactly once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -147,6 +153,18 @@ pub struct Run {
     /// A key the caller reuses on purpose (one key for two intentions). Default: from `design.key`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+}
+
+impl Run {
+    /// A run of operation `op` with its own payload, from the start, keyed as the design says.
+    pub fn of(op: impl Into<String>) -> Run {
+        Run {
+            op: op.into(),
+            payload: None,
+            not_before: 0,
+            key: None,
+        }
+    }
 }
 
 /// How the scheduler picks the next worker to step.

@@ -36,7 +36,6 @@ const CHECKPOINT_CHANGES_MIN: u32 = 64;
 
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(from = "TraceData")]
 pub struct Trace {
     pub format: u32,
     pub workflow: WorkflowKind,
@@ -57,35 +56,31 @@ pub struct Trace {
     pub fault_points: Vec<FaultPoint>,
     /// Why the run stopped.
     pub stop: Stop,
-    /// States kept to seek quickly; rebuilt from the events, never serialized.
+    /// States kept to seek quickly, never serialized: the run's, or for a trace read back,
+    /// rebuilt from the events at its first seek.
     #[serde(skip)]
-    checkpoints: Checkpoints,
+    pub(crate) checkpoints: Seeks,
 }
 
-/// A trace as it is stored: everything but the checkpoints.
-#[derive(Deserialize)]
-pub(crate) struct TraceData {
-    pub format: u32,
-    pub workflow: WorkflowKind,
-    pub seed: u64,
-    pub code: Vec<String>,
-    pub lanes: Vec<Lane>,
-    pub stages: Vec<String>,
-    pub initial: World,
-    pub events: Vec<Event>,
-    pub verdicts: Vec<Verdict>,
-    pub fault_points: Vec<FaultPoint>,
-    pub stop: Stop,
-}
+/// A trace's checkpoints, once taken. Derived from the events, so two traces with equal events
+/// are equal whatever their checkpoints, or whether they have been taken yet.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Seeks(std::cell::OnceCell<Checkpoints>);
 
-impl From<TraceData> for Trace {
-    fn from(data: TraceData) -> Trace {
-        Trace::new(data)
+impl Seeks {
+    /// The checkpoints a run took as it went.
+    pub(crate) fn taken(checkpoints: Checkpoints) -> Seeks {
+        Seeks(std::cell::OnceCell::from(checkpoints))
     }
 }
 
-/// States after some events, by cursor, in cursor order. Derived from the events, so two traces
-/// with equal events are equal whatever their checkpoints.
+impl PartialEq for Seeks {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// States after some events, by cursor, in cursor order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Checkpoints {
     kept: Vec<(u32, Snapshot)>,
@@ -118,12 +113,6 @@ impl Checkpoints {
             self.kept.push((event.index, self.live.copy()));
             self.since = 0;
         }
-    }
-}
-
-impl PartialEq for Checkpoints {
-    fn eq(&self, _: &Self) -> bool {
-        true
     }
 }
 
@@ -183,38 +172,22 @@ impl Event {
 }
 
 impl Trace {
-    /// A trace of these events, its checkpoints rebuilt by replaying them (a trace read back).
-    pub(crate) fn new(data: TraceData) -> Trace {
-        let mut checkpoints = Checkpoints::new(&data.initial);
-        for event in &data.events {
-            checkpoints.passed(event);
-        }
-        Trace::with_checkpoints(data, checkpoints)
-    }
-
-    /// A trace of these events with the checkpoints its run already took.
-    pub(crate) fn with_checkpoints(data: TraceData, checkpoints: Checkpoints) -> Trace {
-        Trace {
-            format: data.format,
-            workflow: data.workflow,
-            seed: data.seed,
-            code: data.code,
-            lanes: data.lanes,
-            stages: data.stages,
-            initial: data.initial,
-            events: data.events,
-            verdicts: data.verdicts,
-            fault_points: data.fault_points,
-            stop: data.stop,
-            checkpoints,
-        }
+    /// The checkpoints: the run's, or rebuilt by replaying the events (a trace read back).
+    fn checkpoints(&self) -> &Checkpoints {
+        self.checkpoints.0.get_or_init(|| {
+            let mut checkpoints = Checkpoints::new(&self.initial);
+            for event in &self.events {
+                checkpoints.passed(event);
+            }
+            checkpoints
+        })
     }
 
     /// The state at cursor `n`: 0 is before the first event, `n` is after event `n`; a cursor past
     /// the end is the end. Rebuilt from the nearest checkpoint before it.
     pub fn state_at(&self, cursor: u32) -> World {
         let cursor = cursor.min(self.len());
-        let checkpoints = &self.checkpoints.kept;
+        let checkpoints = &self.checkpoints().kept;
         let (from, mut world) = match checkpoints.partition_point(|(at, _)| *at <= cursor) {
             0 => (0, self.initial.clone()),
             found => {

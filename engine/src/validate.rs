@@ -5,7 +5,9 @@
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultRule};
 use crate::kind::WorkflowKind;
-use crate::scenario::{Scenario, Schedule, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX};
+use crate::scenario::{
+    Scenario, Schedule, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
+};
 
 impl Scenario {
     /// Checks every rule the engine relies on; the first broken one is returned.
@@ -29,7 +31,7 @@ impl Scenario {
             "design.retry.attempts_max",
             retry.attempts_max.into(),
             1,
-            100,
+            ATTEMPTS_MAX.into(),
         )?;
         range(
             "design.retry.layers",
@@ -60,7 +62,7 @@ impl Scenario {
                 name: worker.name.clone(),
             });
         }
-        range("workers", self.workers.len() as i64, 1, 64)?;
+        range("workers", self.workers.len() as i64, 1, WORKERS_MAX.into())?;
         if !self.design.key.allowed_in(self.workflow) {
             return Err(ScenarioError::NoKeyOutsideReserve {
                 workflow: self.workflow.name().to_string(),

@@ -80,52 +80,38 @@ fn run(operation_count: usize) -> impl Strategy<Value = Run> {
         })
 }
 
-fn retry_policy() -> impl Strategy<Value = RetryPolicy> {
-    let classes = vec![
-        FailureClass::InvalidInput,
-        FailureClass::Permission,
-        FailureClass::Temporary,
-        FailureClass::UnknownCompletion,
-    ];
-    (
-        1u32..=5,
-        subsequence(classes, 0..=4),
-        0u32..=4,
-        select(vec![Backoff::Constant, Backoff::Exponential]),
-        select(vec![
-            Jitter::None,
-            Jitter::Full,
-            Jitter::Equal,
-            Jitter::Decorrelated,
-        ]),
-        0u32..=16,
-        0u32..=40,
-        1u32..=3,
-        any::<bool>(),
-    )
-        .prop_map(
-            |(
-                attempts_max,
-                eligible,
-                delay_base_ticks,
-                backoff,
-                jitter,
-                delay_cap_ticks,
-                deadline_ticks,
-                layers,
-                single_layer,
-            )| RetryPolicy {
-                attempts_max,
-                eligible,
-                delay_base_ticks,
-                backoff,
-                jitter,
-                delay_cap_ticks,
-                deadline_ticks,
-                layers,
-                single_layer,
-            },
-        )
+prop_compose! {
+    fn retry_policy()(
+        attempts_max in 1u32..=5,
+        eligible in subsequence(
+            vec![
+                FailureClass::InvalidInput,
+                FailureClass::Permission,
+                FailureClass::Temporary,
+                FailureClass::UnknownCompletion,
+            ],
+            0..=4,
+        ),
+        delay_base_ticks in 0u32..=4,
+        backoff in select(vec![Backoff::Constant, Backoff::Exponential]),
+        jitter in select(vec![Jitter::None, Jitter::Full, Jitter::Equal, Jitter::Decorrelated]),
+        delay_cap_ticks in 0u32..=16,
+        deadline_ticks in 0u32..=40,
+        layers in 1u32..=3,
+        single_layer in any::<bool>(),
+    ) -> RetryPolicy {
+        RetryPolicy {
+            attempts_max,
+            eligible,
+            delay_base_ticks,
+            backoff,
+            jitter,
+            delay_cap_ticks,
+            deadline_ticks,
+            layers,
+            single_layer,
+        }
+    }
 }
 
 fn design() -> impl Strategy<Value = Design> {
@@ -583,13 +569,12 @@ fn run_and_check(scenario: Scenario) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `cases` cases. A failure is turned into a plain #[test] by hand (as below), so no regression
+/// file is written next to the sources.
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases,
-        // A failure is turned into a plain #[test] by hand (as below), so no regression file is
-        // written next to the sources.
         failure_persistence: None,
-        ..ProptestConfig::default()
+        ..ProptestConfig::with_cases(cases)
     }
 }
 
@@ -630,12 +615,7 @@ fn base() -> Scenario {
         }],
         workers: vec![WorkerPlan {
             name: "coordinator".to_string(),
-            runs: vec![Run {
-                op: "OP-1".to_string(),
-                payload: None,
-                not_before: 0,
-                key: None,
-            }],
+            runs: vec![Run::of("OP-1")],
         }],
         faults: Vec::new(),
         schedule: Schedule::Sequential,

@@ -219,15 +219,7 @@ fn operation(id: &str) -> Operation {
 fn plan(name: &str, ops: &[&str]) -> WorkerPlan {
     WorkerPlan {
         name: name.into(),
-        runs: ops
-            .iter()
-            .map(|op| Run {
-                op: op.to_string(),
-                payload: None,
-                not_before: 0,
-                key: None,
-            })
-            .collect(),
+        runs: ops.iter().map(|op| Run::of(*op)).collect(),
     }
 }
 

@@ -13,10 +13,8 @@ const STRUCK: &str = "second";
 
 fn run(op: &str, key: Option<&str>) -> Run {
     Run {
-        op: op.to_string(),
-        payload: None,
-        not_before: 0,
         key: key.map(str::to_string),
+        ..Run::of(op)
     }
 }
 

@@ -58,14 +58,7 @@ fn operation(id: &str) -> Operation {
 fn plan(name: &str, runs: usize) -> WorkerPlan {
     WorkerPlan {
         name: name.into(),
-        runs: (0..runs)
-            .map(|_| Run {
-                op: "op-1".into(),
-                payload: None,
-                not_before: 0,
-                key: None,
-            })
-            .collect(),
+        runs: (0..runs).map(|_| Run::of("op-1")).collect(),
     }
 }
 

@@ -477,12 +477,7 @@ nth = 1
 #[test]
 fn auto_increment_keys_duplicate_source_keys_do_not() {
     let mut retried = scenario(BATCH);
-    retried.workers[0].runs.push(lab_engine::Run {
-        op: "evt-2".into(),
-        payload: None,
-        not_before: 0,
-        key: None,
-    });
+    retried.workers[0].runs.push(lab_engine::Run::of("evt-2"));
     let trace = Engine::run(retried.clone()).unwrap();
     assert_eq!(last(&trace).table_rows("evt-2"), 1);
     retried.design.key = lab_engine::KeySource::AutoIncrement;

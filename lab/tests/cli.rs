@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Each command and what its help must name.
-const COMMANDS: [(&str, &[&str]); 6] = [
+const COMMANDS: [(&str, &[&str]); 7] = [
     ("run", &["--seed", "--json", "--variant", "--switch"]),
     (
         "explore",
@@ -19,8 +19,9 @@ const COMMANDS: [(&str, &[&str]); 6] = [
             "--json",
         ],
     ),
-    ("check", &["[DIR]", "[default: lessons]"]),
+    ("check", &["[DIR|FILE]", "[default: lessons]"]),
     ("tasks", &["[DIR]", "[default: lessons]"]),
+    ("challenge", &["<FILE>", "--part", "--title", "--brief"]),
     (
         "generate",
         &["--records", "--workers", "--workflow", "--seed"],

@@ -527,7 +527,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     let oncheck = {
         let status = status.clone();
         let module = Rc::clone(&module);
-        let scenario = with_program(board);
+        let scenario = Rc::new(with_program(board));
         let budget = build.explore.budget();
         let onchecked = props.onchecked.clone();
         Callback::from(move |_: MouseEvent| {

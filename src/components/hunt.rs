@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use lab_course::names::by_name;
 use lab_course::Hunt;
 use lab_engine::FaultKind;
 use yew::prelude::*;
@@ -53,9 +54,7 @@ pub fn HuntBoard(props: &HuntBoardProps) -> Html {
     };
     let onfault = {
         let fault = fault.clone();
-        Callback::from(move |value: String| {
-            fault.set(FaultKind::ALL.into_iter().find(|kind| kind.name() == value))
-        })
+        Callback::from(move |value: String| fault.set(by_name::<FaultKind>("fault", &value).ok()))
     };
     let onstrike = {
         let onstrike = props.onstrike.clone();

@@ -10,8 +10,8 @@ use lab_course::names::{by_name, name_of};
 use lab_course::scenario_text;
 use lab_engine::{
     Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, KeySource, Operation,
-    RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, LAYERS_MAX, STEP_CAP_MAX,
-    TICKS_MAX,
+    RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, ATTEMPTS_MAX, LAYERS_MAX,
+    STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
 use serde::Serialize;
 use yew::prelude::*;
@@ -98,7 +98,7 @@ fn set_operation_count(scenario: &mut Scenario, count: usize) {
             payload: Default::default(),
         });
         if let Some(worker) = scenario.workers.first_mut() {
-            worker.runs.push(run(&id));
+            worker.runs.push(Run::of(&id));
         }
     }
     let known: std::collections::BTreeSet<String> = scenario
@@ -108,15 +108,6 @@ fn set_operation_count(scenario: &mut Scenario, count: usize) {
         .collect();
     for worker in &mut scenario.workers {
         worker.runs.retain(|run| known.contains(&run.op));
-    }
-}
-
-fn run(op: &str) -> Run {
-    Run {
-        op: op.to_string(),
-        payload: None,
-        not_before: 0,
-        key: None,
     }
 }
 
@@ -307,7 +298,7 @@ fn Generator(props: &GeneratorProps) -> Html {
     html! {
         <div class="generator" role="group" aria-label="Generate records">
             <NumberField label="Records to generate" value={*records} min={1} max={RECORDS_MAX} onchange={onrecords} />
-            <NumberField label="Workers sharing them" value={*workers} min={1} max={64} onchange={onworkers} />
+            <NumberField label="Workers sharing them" value={*workers} min={1} max={u64::from(WORKERS_MAX)} onchange={onworkers} />
             <button type="button" {onclick}>{ "Generate records" }</button>
         </div>
     }
@@ -393,7 +384,7 @@ fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usiz
             html! {
                 <TextField label={format!("Worker {} runs (operation ids, in order)", index + 1)} value={text.join(", ")}
                     onchange={edit(props, move |next, text: String| {
-                        next.workers[index].runs = text.split(',').map(str::trim).filter(|op| !op.is_empty()).map(run).collect();
+                        next.workers[index].runs = text.split(',').map(str::trim).filter(|op| !op.is_empty()).map(Run::of).collect();
                     })} />
             }
         } else {
@@ -410,7 +401,7 @@ fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usiz
     html! {
         <fieldset class="form-section">
             <legend>{ "Workers and their runs" }</legend>
-            <NumberField label="Number of workers" value={workers.len() as u64} min={1} max={64}
+            <NumberField label="Number of workers" value={workers.len() as u64} min={1} max={u64::from(WORKERS_MAX)}
                 onchange={edit(props, |next, count: u64| set_worker_count(next, count as usize))} />
             <Pager what="Workers" one="worker" total={workers.len()} {first} {onfirst} />
             <ol class="form-list" aria-label="Workers" start={(first + 1).to_string()}>{ for listed }</ol>
@@ -482,7 +473,7 @@ fn retry_fields(props: &ScenarioFormProps) -> Html {
     html! {
         <fieldset class="form-section">
             <legend>{ "Retry policy" }</legend>
-            <NumberField label="Attempts in all" value={u64::from(retry.attempts_max)} min={1} max={100}
+            <NumberField label="Attempts in all" value={u64::from(retry.attempts_max)} min={1} max={u64::from(ATTEMPTS_MAX)}
                 onchange={edit(props, |next, attempts: u64| next.design.retry.attempts_max = attempts as u32)} />
             <NumberField label="Nested retry layers" value={u64::from(retry.layers)} min={1} max={u64::from(LAYERS_MAX)}
                 onchange={edit(props, |next, layers: u64| next.design.retry.layers = layers as u32)} />

@@ -12,11 +12,11 @@ use lab_worker::{Reply, Request};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-use crate::clock::now_milliseconds;
 use crate::format::thousands;
 use crate::route::Route;
 use crate::search::module_for;
 use crate::worker_module::{Heard, Module, Readiness};
+use lab_worker::clock::now_milliseconds;
 
 /// The batch sizes measured, in order.
 const SIZES: [u32; 3] = [100, 1_000, 10_000];

@@ -17,7 +17,7 @@ use crate::components::task::TaskCard;
 use crate::frames::{narrative_at, Frames};
 use crate::pages::not_found::NotFound;
 use crate::player::{
-    absolute, use_address, use_player_with, Design, Lab, Part, PlayerAction, PlayerState,
+    absolute, use_player_address, use_player_with, Design, Lab, Part, PlayerAction, PlayerState,
     Prediction, Setup,
 };
 use crate::route::Route;
@@ -203,7 +203,7 @@ fn LessonView(props: &LessonViewProps) -> Html {
     {
         let lesson = Rc::clone(lesson);
         let embedded = props.embedded;
-        use_address(
+        use_player_address(
             &player,
             asked,
             Rc::new(move |setup: &Setup| route_of(&lesson, setup, embedded)),
@@ -353,7 +353,7 @@ fn task_card(
 ) -> Html {
     let (variant, cursor) = player.located();
     let written = &lesson.variants[variant].scenario;
-    let shown = player.scenario_of(variant);
+    let shown: &lab_engine::Scenario = player.scenario_of(variant);
     let dispatcher = player.dispatcher();
     if let Task::Build(build) = &task {
         let build = Rc::new((**build).clone());

@@ -1,13 +1,13 @@
-//! The sandbox: the learner builds a scenario of their own, from a lesson's design or from blank,
-//! in forms or as TOML text (the two kept in step), runs it and steps through it, exports the
-//! scenario and the diagram, and imports a scenario file. It is saved in this browser, so a
-//! reload loses nothing.
+//! The sandbox page: the learner builds a scenario of their own, from a lesson's design or from
+//! blank, in forms or as TOML text (the two kept in step, `crate::sandbox`), and imports or
+//! exports it; the lab every page shares (`crate::player::Lab`) runs it. It is saved in this
+//! browser, so a reload loses nothing.
 //!
-//! The address always holds the exact state, `#/sandbox/STATE` (`lab_course::share`): the
-//! scenario and the step, replaced (never pushed) a moment after each change, so a run of steps
-//! or keys writes it once. A scenario too large for an address leaves `#/sandbox` there, and the
-//! page says why. An address the page did not write (a link opened) shows its scenario in place
-//! of the learner's, who can go back to theirs.
+//! The address always holds the exact state, `#/sandbox/STATE` (`lab_course::share`), kept by
+//! the address hook (`crate::player::use_address`): the scenario and the step, replaced (never
+//! pushed) once the lab rests, so a run of steps or keys writes it once. A scenario too large for
+//! an address leaves `#/sandbox` there, and the page says why. An address the page did not write
+//! (a link opened) shows its scenario in place of the learner's, who can go back to theirs.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -19,37 +19,28 @@ use lab_engine::{Scenario, WorkflowKind};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-use crate::components::code_panel::CodePanel;
-use crate::components::event_card::EventCard;
 use crate::components::fields::SelectField;
-use crate::components::invariants::Invariants;
-use crate::components::record_table::RecordTable;
 use crate::components::scenario_form::ScenarioForm;
 use crate::components::scenario_text::ScenarioText;
-use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::share::Share;
-use crate::components::stepper::Stepper;
 use crate::course::course;
-use crate::player::{absolute, use_player, Design, PlayerAction, Setup, WhatCouldGoWrong, Written};
+use crate::player::{
+    absolute, use_address, use_player, Address, Design, Heard, Lab, Setup, Written,
+};
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
-use crate::store::{load_sandbox, save_sandbox, use_app, use_app_dispatch, AppAction, Speed};
+use crate::store::{load_sandbox, save_sandbox};
+use lab_worker::clock::now_milliseconds;
 
 /// How long typing must pause before the text is read, in milliseconds: reading a scenario of
 /// thousands of records takes a moment, and a half-typed word is never worth an error.
-const READ_PAUSE_MS: u32 = 400;
+const READ_PAUSE_MILLISECONDS: u32 = 400;
 /// How long the lab must rest (no step, no change) before the address is written, in
 /// milliseconds: held-down keys and playback write it once, and a step never waits for the
 /// encoding of thousands of records.
-const ADDRESS_PAUSE_MS: u32 = 250;
+const ADDRESS_PAUSE_MILLISECONDS: u32 = 250;
 /// Where the writing of an address starts, on the browser's performance timeline.
 const ADDRESS_MARK: &str = "sandbox-address-start";
-/// Events the diagram draws before the cursor.
-const DIAGRAM_WINDOW: u32 = 120;
-/// Operations the records table shows around the current one.
-const RECORDS_WINDOW: usize = 20;
-/// Markers the scrubber lists: a run of thousands of records can have thousands of faults.
-const MARKERS_MAX: usize = 30;
 /// The start-from choice for a blank scenario.
 const BLANK: &str = "blank";
 
@@ -97,61 +88,6 @@ fn link_problem(error: &ShareError) -> String {
     format!("This link cannot be shown: {error}. Showing your own sandbox instead.")
 }
 
-/// The operations the records table shows: a window around the current event's operation.
-fn shown_operations(scenario: &Scenario, current: Option<&str>) -> (Vec<String>, usize) {
-    let total = scenario.operations.len();
-    let at = current
-        .and_then(|op| {
-            scenario
-                .operations
-                .iter()
-                .position(|operation| operation.id == op)
-        })
-        .unwrap_or(0);
-    let first = at
-        .saturating_sub(RECORDS_WINDOW / 4)
-        .min(total.saturating_sub(RECORDS_WINDOW));
-    let shown = scenario.operations[first..(first + RECORDS_WINDOW).min(total)]
-        .iter()
-        .map(|operation| operation.id.clone())
-        .collect();
-    (shown, first)
-}
-
-/// Milliseconds since the page loaded.
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|window| window.performance())
-        .map_or(0.0, |performance| performance.now())
-}
-
-#[derive(Properties)]
-struct ExploreProps {
-    /// Changes with the scenario: the props are equal while it does, without comparing the
-    /// scenarios (thousands of records) at every step.
-    revision: u32,
-    scenario: Rc<Scenario>,
-    budget: lab_engine::Budget,
-    onopen: Callback<(Scenario, u32)>,
-}
-
-impl PartialEq for ExploreProps {
-    fn eq(&self, other: &Self) -> bool {
-        self.revision == other.revision
-            && Rc::ptr_eq(&self.scenario, &other.scenario)
-            && self.budget == other.budget
-            && self.onopen == other.onopen
-    }
-}
-
-/// The player's "What could go wrong?" on the sandbox's scenario.
-#[component]
-fn Explore(props: &ExploreProps) -> Html {
-    html! {
-        <WhatCouldGoWrong scenario={(*props.scenario).clone()} budget={props.budget.clone()} onopen={props.onopen.clone()} />
-    }
-}
-
 #[derive(Properties)]
 struct SandboxLabProps {
     scenario: Rc<Scenario>,
@@ -163,6 +99,8 @@ struct SandboxLabProps {
     written: Rc<RefCell<Written>>,
     /// A counterexample to open, at the event that breaks it.
     onopen: Callback<(Scenario, u32)>,
+    /// An address the page did not write.
+    onroute: Callback<Route, Heard>,
 }
 
 impl PartialEq for SandboxLabProps {
@@ -170,6 +108,7 @@ impl PartialEq for SandboxLabProps {
         self.revision == other.revision
             && Rc::ptr_eq(&self.scenario, &other.scenario)
             && self.onopen == other.onopen
+            && self.onroute == other.onroute
     }
 }
 
@@ -230,14 +169,15 @@ fn address_state(
 }
 
 /// The lab on the sandbox's scenario: the player made for it, with the scenario as its one
-/// design, so a step copies nothing of the scenario. A changed scenario makes a new lab.
+/// design, so a step copies nothing of the scenario; its address; the sandbox's exports. A
+/// changed scenario makes a new lab.
 #[component]
 fn SandboxLab(props: &SandboxLabProps) -> Html {
     let designs = {
-        let scenario = (*props.scenario).clone();
+        let scenario = Rc::clone(&props.scenario);
         use_memo((), move |_| vec![Design::free("Your scenario", scenario)])
     };
-    let began = now_ms();
+    let began = now_milliseconds();
     let setup = Setup {
         custom: None,
         frame: props.frame.get(),
@@ -245,101 +185,111 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
     };
     // The player runs the engine as it is made, in this first render: that is what is timed.
     let player = use_player(Rc::clone(&designs), setup);
-    let run_ms = use_state(move || now_ms() - began);
+    let run_milliseconds = use_state(move || now_milliseconds() - began);
     props.frame.set(player.frame());
-    let speed = use_app().settings.speed;
-    let dispatch = use_app_dispatch();
-    let onspeed = Callback::from(move |speed: Speed| dispatch.dispatch(AppAction::SetSpeed(speed)));
-    let send = |make: fn(u32) -> PlayerAction| {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |value: u32| dispatcher.dispatch(make(value)))
-    };
-    let ongo = send(PlayerAction::Seek);
-    let ongoevent = send(PlayerAction::SeekEvent);
-    let ontoggleplay = {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(PlayerAction::TogglePlay))
-    };
-    let onnext = {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(PlayerAction::Next))
-    };
     let address = use_state(|| None::<Result<String, ShareError>>);
     {
         // The address follows the frame once the lab rests; this lab's scenario is encoded once.
         let whole = use_mut_ref(|| None);
-        let navigator = use_navigator().expect("the sandbox is inside a router");
-        let (scenario, written, address) = (
-            Rc::clone(&props.scenario),
-            Rc::clone(&props.written),
-            address.clone(),
-        );
-        use_effect_with(player.frame(), move |&frame| {
-            let timer = Timeout::new(ADDRESS_PAUSE_MS, move || {
+        let route_of = {
+            let (scenario, whole) = (Rc::clone(&props.scenario), Rc::clone(&whole));
+            Rc::new(move |frame: &u32| {
                 // On the browser's performance timeline as "sandbox-address", for the tests.
-                let performance = web_sys::window().and_then(|window| window.performance());
-                if let Some(performance) = &performance {
-                    let _ = performance.mark(ADDRESS_MARK);
-                }
-                let state = address_state(&scenario, frame, &whole);
-                let route = match &state {
-                    Ok(state) => Route::SandboxState {
-                        state: state.clone(),
-                    },
+                mark(ADDRESS_MARK);
+                match address_state(&scenario, *frame, &whole) {
+                    Ok(state) => Route::SandboxState { state },
                     Err(_) => Route::Sandbox,
-                };
-                let new = written.borrow().last() != Some(&route);
-                if new {
-                    // Recorded before the router hears of it, which may be at once.
-                    written.borrow_mut().wrote(route.clone());
-                    navigator.replace(&route);
                 }
-                address.set(Some(state));
-                if let Some(performance) = &performance {
-                    let _ = performance.measure_with_start_mark("sandbox-address", ADDRESS_MARK);
-                }
-            });
-            move || drop(timer)
+            })
+        };
+        let address = address.clone();
+        let onwritten = Callback::from(move |route: Route| {
+            address.set(Some(match route {
+                Route::SandboxState { state } => Ok(state),
+                _ => match &*whole.borrow() {
+                    Some(Err(error)) => Err(error.clone()),
+                    _ => Err(ShareError::Malformed),
+                },
+            }));
+            measure("sandbox-address", ADDRESS_MARK);
         });
+        let sandbox_address = Address {
+            shown: player.frame(),
+            changed: true,
+            pause_milliseconds: ADDRESS_PAUSE_MILLISECONDS,
+            route_of,
+            onroute: props.onroute.clone(),
+            onwritten: Some(onwritten),
+        };
+        use_address(sandbox_address, &props.written);
     }
-    let onopen = props.onopen.clone();
-    match player.error() {
-        Some(error) => {
-            html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> }
-        }
-        None => {
-            let (variant, cursor) = player.located();
-            let trace = player.trace();
-            let scenario = player.scenario_of(variant);
-            let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
-            let (operations, first) = shown_operations(scenario, current);
-            let total = scenario.operations.len();
-            let mut markers = player.markers();
-            markers.truncate(MARKERS_MAX);
-            html! {
-                <>
-                    <p class="meta" role="status">
-                        { format!("{} events, run by the engine in {:.0} ms.", trace.len(), *run_ms) }
-                    </p>
-                    if let Some(notice) = player.notice() {
-                        <p class="notice" role="status">{ notice.to_string() }</p>
-                    }
-                    <Stepper frame={player.frame()} total={player.frames().total()} {ongo} {onnext} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
-                    <EventCard trace={Rc::clone(&trace)} {cursor} />
-                    if total > operations.len() {
-                        <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
-                    }
-                    <RecordTable trace={Rc::clone(&trace)} {cursor} {operations} />
-                    <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
-                    <div class="lab-pair">
-                        <CodePanel trace={Rc::clone(&trace)} {cursor} />
-                        <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
-                    </div>
-                    <Explore revision={props.revision} scenario={Rc::clone(&props.scenario)} budget={designs[0].budget.clone()} {onopen} />
-                    <SandboxShare address={(*address).clone()} />
-                </>
+    let lab = use_node_ref();
+    let navigator = use_navigator();
+    if let Some(error) = player.error() {
+        return html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> };
+    }
+    let ondownloadtoml = {
+        let scenario = Rc::clone(&props.scenario);
+        Callback::from(move |_: MouseEvent| {
+            let text = scenario_text::write(&scenario);
+            crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text));
+        })
+    };
+    let onchallenge = {
+        let scenario = Rc::clone(&props.scenario);
+        Callback::from(move |_: MouseEvent| {
+            if let Some(navigator) = &navigator {
+                navigator.push(&crate::pages::make_challenge::route_from(&scenario));
             }
-        }
+        })
+    };
+    let ondownloadsvg = {
+        let lab = lab.clone();
+        Callback::from(move |_: MouseEvent| {
+            let svg = lab
+                .cast::<web_sys::Element>()
+                .and_then(|lab| lab.query_selector(".diagram svg").ok().flatten());
+            let Some(svg) = svg else {
+                return;
+            };
+            let title = svg
+                .get_attribute("aria-label")
+                .unwrap_or_else(|| "Sequence diagram".into());
+            let text = crate::svg_export::standalone_svg(
+                &svg,
+                &format!("Idempotency Lab sandbox: {title}"),
+            );
+            crate::download::offer("sandbox-diagram.svg", "image/svg+xml", text);
+        })
+    };
+    html! {
+        <div class="sandbox-lab" ref={lab}>
+            <p class="meta" role="status">
+                { format!("{} events, run by the engine in {:.0} ms.", player.trace().len(), *run_milliseconds) }
+            </p>
+            <Lab player={player.clone()} name="sandbox" switches={false} onopen={props.onopen.clone()}>
+                <div class="export-bar">
+                    <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
+                    <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
+                    <button type="button" onclick={onchallenge}>{ "Make a challenge from this scenario" }</button>
+                </div>
+                <SandboxShare address={(*address).clone()} />
+            </Lab>
+        </div>
+    }
+}
+
+/// Marks `name` on the browser's performance timeline.
+fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
+        let _ = performance.mark(name);
+    }
+}
+
+/// Measures from the mark `start` to now on the browser's performance timeline, as `name`.
+fn measure(name: &str, start: &str) {
+    if let Some(performance) = web_sys::window().and_then(|window| window.performance()) {
+        let _ = performance.measure_with_start_mark(name, start);
     }
 }
 
@@ -386,16 +336,13 @@ pub fn SandboxPage() -> Html {
         })
     };
     // The addresses the page wrote (and the one it was opened with), to tell them from a link.
-    let written = {
-        let route = route.clone();
-        use_memo((), move |_| {
-            let mut written = Written::default();
-            if let Some(route @ Route::SandboxState { .. }) = route {
-                written.wrote(route);
-            }
-            RefCell::new(written)
-        })
-    };
+    let written = use_memo((), move |_| {
+        let mut written = Written::default();
+        if let Some(route @ Route::SandboxState { .. }) = route {
+            written.showing(&route);
+        }
+        RefCell::new(written)
+    });
     let link_problem = {
         let opened = Rc::clone(&opened);
         use_state(move || match &*opened {
@@ -403,25 +350,17 @@ pub fn SandboxPage() -> Html {
             _ => None,
         })
     };
-    {
-        // An address the page did not write is a link to show; the bare `#/sandbox` (the
-        // course map's link) gets the state back.
-        let navigator = use_navigator().expect("the sandbox is inside a router");
-        let (written, frame, dispatcher) =
-            (Rc::clone(&written), Rc::clone(&frame), state.dispatcher());
-        let link_problem = link_problem.clone();
-        use_effect_with(route, move |route| {
-            let Some(route) = route else {
-                return;
-            };
-            if written.borrow_mut().seen_back(route) {
-                return;
-            }
-            let shown = match route {
+    // An address the page did not write is a link to show; the bare `#/sandbox` (the course
+    // map's link) gets the state back.
+    let onroute = {
+        let (frame, dispatcher) = (Rc::clone(&frame), state.dispatcher());
+        let link_problem = link_problem.setter();
+        use_callback((), move |route: Route, _| {
+            let shown = match &route {
                 Route::SandboxState { state } => read_link(state),
                 Route::Sandbox => Err(ShareError::Malformed),
                 // Leaving the sandbox.
-                _ => return,
+                _ => return Heard::Shown,
             };
             match shown {
                 Ok((scenario, step)) => {
@@ -431,21 +370,17 @@ pub fn SandboxPage() -> Html {
                         scenario,
                         what: Shown::Link,
                     });
+                    Heard::Shown
                 }
                 Err(error) => {
                     if matches!(route, Route::SandboxState { .. }) {
                         link_problem.set(Some(self::link_problem(&error)));
                     }
-                    // The address goes back to the state on show.
-                    let last = written.borrow().last().cloned();
-                    if let Some(last) = last.filter(|last| last != route) {
-                        written.borrow_mut().wrote(last.clone());
-                        navigator.replace(&last);
-                    }
+                    Heard::Refused
                 }
             }
-        });
-    }
+        })
+    };
     {
         // Typed text is read once typing pauses.
         let dispatcher = state.dispatcher();
@@ -453,7 +388,7 @@ pub fn SandboxPage() -> Html {
             (state.text_revision, state.checked),
             move |&(_, checked)| {
                 let timer = (!checked).then(|| {
-                    Timeout::new(READ_PAUSE_MS, move || {
+                    Timeout::new(READ_PAUSE_MILLISECONDS, move || {
                         dispatcher.dispatch(SandboxAction::Check)
                     })
                 });
@@ -541,43 +476,6 @@ pub fn SandboxPage() -> Html {
             }
         })
     };
-    let ondownloadtoml = {
-        let scenario = Rc::clone(&state.scenario);
-        Callback::from(move |_: MouseEvent| {
-            let text = scenario_text::write(&scenario);
-            crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text));
-        })
-    };
-    let onchallenge = {
-        let scenario = Rc::clone(&state.scenario);
-        let navigator = use_navigator();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(navigator) = &navigator {
-                navigator.push(&crate::pages::make_challenge::route_from(&scenario));
-            }
-        })
-    };
-    let lab = use_node_ref();
-    let ondownloadsvg = {
-        let lab = lab.clone();
-        Callback::from(move |_: MouseEvent| {
-            let svg = lab
-                .cast::<web_sys::Element>()
-                .and_then(|lab| lab.query_selector(".diagram svg").ok().flatten());
-            let Some(svg) = svg else {
-                return;
-            };
-            let title = svg
-                .get_attribute("aria-label")
-                .unwrap_or_else(|| "Sequence diagram".into());
-            let text = crate::svg_export::standalone_svg(
-                &svg,
-                &format!("Idempotency Lab sandbox: {title}"),
-            );
-            crate::download::offer("sandbox-diagram.svg", "image/svg+xml", text);
-        })
-    };
-
     html! {
         <main id="main" tabindex="-1" class="page sandbox">
             <nav class="breadcrumb" aria-label="Breadcrumb">
@@ -612,15 +510,8 @@ pub fn SandboxPage() -> Html {
                 <ScenarioText text={Rc::clone(&state.text)} error={state.error.clone()} checked={state.checked}
                     import={state.import.clone()} {ontype} {onimport} {onimportfailed} />
             </div>
-            <section class="lab" aria-label="Lab" ref={lab}>
-                <div class="export-bar">
-                    <button type="button" onclick={ondownloadtoml}>{ "Download the scenario (TOML)" }</button>
-                    <button type="button" onclick={ondownloadsvg}>{ "Download the diagram (SVG)" }</button>
-                    <button type="button" onclick={onchallenge}>{ "Make a challenge from this scenario" }</button>
-                </div>
-                <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision}
-                    frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} />
-            </section>
+            <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision}
+                frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} {onroute} />
         </main>
     }
 }

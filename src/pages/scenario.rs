@@ -11,7 +11,7 @@ use yew_router::prelude::*;
 
 use crate::components::share::Share;
 use crate::course::course;
-use crate::player::{absolute, use_address, use_player, Design, Lab, Setup};
+use crate::player::{absolute, use_player, use_player_address, Design, Lab, Setup};
 use crate::route::Route;
 
 #[derive(Properties, PartialEq)]
@@ -72,7 +72,7 @@ pub fn ScenarioPage(props: &ScenarioPageProps) -> Html {
     {
         let designs = Rc::clone(&designs);
         let embedded = props.embedded;
-        use_address(
+        use_player_address(
             &player,
             asked,
             Rc::new(move |setup: &Setup| {

@@ -4,6 +4,8 @@
 //! worker at once. Its findings are the engine's report, worded by `lab_course::wording` as `lab
 //! explore` and the checker word it; the shortest counterexample opens in the player.
 
+use std::rc::Rc;
+
 use lab_course::wording;
 use lab_engine::{Budget, Scenario};
 use lab_worker::Findings;
@@ -13,14 +15,28 @@ use crate::format::{count, thousands};
 use crate::search::{search, ExploreAction, Status};
 use crate::worker_module::{self, Module};
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct ExploreProps {
     /// The scenario the lab shows.
-    pub scenario: Scenario,
+    pub scenario: Rc<Scenario>,
     /// How far to look: faults, preemptions, transitions.
     pub budget: Budget,
     /// Opens a counterexample: its scenario, and the event that breaks the invariant.
     pub onopen: Callback<(Scenario, u32)>,
+}
+
+/// The same scenario is most often the same `Rc`: that is known without comparing its records.
+impl PartialEq for ExploreProps {
+    fn eq(&self, other: &Self) -> bool {
+        same_scenario(&self.scenario, &other.scenario)
+            && self.budget == other.budget
+            && self.onopen == other.onopen
+    }
+}
+
+/// Whether two shared scenarios are equal, comparing their records only when they are not one.
+fn same_scenario(one: &Rc<Scenario>, other: &Rc<Scenario>) -> bool {
+    Rc::ptr_eq(one, other) || one == other
 }
 
 #[component]
@@ -90,7 +106,7 @@ pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
             html! { <p class="notice" role="status">{ message.clone() }</p> }
         }
         Status::Done { findings, scenario } => {
-            let stale = **scenario != props.scenario;
+            let stale = !same_scenario(scenario, &props.scenario);
             report(findings, stale, &props.onopen)
         }
     };

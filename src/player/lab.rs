@@ -1,8 +1,12 @@
-//! The lab: every panel of the player, driven by its reducer. Panels take the trace of the design
-//! on show and the cursor in it; nothing here runs the engine.
+//! The lab: every panel of the player, driven by its reducer, for every page that shows one (a
+//! lesson, the sandbox, a shared scenario, an embed). Panels take the trace of the design on show
+//! and the cursor in it; nothing here runs the engine. A run of thousands of records shows as a
+//! lesson's does, through windows: the records table shows the operations around the current
+//! event, the diagram the events before it, the scrubber the first markers.
 
 use std::rc::Rc;
 
+use lab_engine::Scenario;
 use yew::prelude::*;
 
 use crate::components::code_panel::CodePanel;
@@ -36,6 +40,43 @@ pub struct LabProps {
     /// The line the learner picked, if any.
     #[prop_or_default]
     pub picked: Option<AttrValue>,
+    /// Whether the learner flips the design's switches and faults here; false where the page
+    /// edits the scenario itself (the sandbox's forms).
+    #[prop_or(true)]
+    pub switches: bool,
+    /// Where a counterexample "What could go wrong?" found opens: its scenario and the event
+    /// that breaks it; `None` opens it in this player.
+    #[prop_or_default]
+    pub onopen: Option<Callback<(Scenario, u32)>>,
+}
+
+/// Events the diagram draws before the cursor.
+const DIAGRAM_WINDOW: u32 = 120;
+/// Operations the records table shows around the current one.
+const RECORDS_WINDOW: usize = 20;
+/// Markers the scrubber lists: a run of thousands of records can have thousands of faults.
+const MARKERS_MAX: usize = 30;
+
+/// The operations the records table shows: at most `RECORDS_WINDOW`, around the operation of
+/// the current event; and the position of the first.
+fn shown_operations(scenario: &Scenario, current: Option<&str>) -> (Vec<String>, usize) {
+    let total = scenario.operations.len();
+    let at = current
+        .and_then(|current| {
+            scenario
+                .operations
+                .iter()
+                .position(|operation| operation.id == current)
+        })
+        .unwrap_or(0);
+    let first = at
+        .saturating_sub(RECORDS_WINDOW / 4)
+        .min(total.saturating_sub(RECORDS_WINDOW));
+    let shown = scenario.operations[first..(first + RECORDS_WINDOW).min(total)]
+        .iter()
+        .map(|operation| operation.id.clone())
+        .collect();
+    (shown, first)
 }
 
 /// A callback that dispatches the action `make` builds from its argument.
@@ -56,12 +97,12 @@ pub fn Lab(props: &LabProps) -> Html {
     let (variant, cursor) = player.located();
     let trace = player.trace();
     let traces = player.traces();
-    let scenario = player.scenario_of(variant).clone();
-    let operations: Vec<String> = scenario
-        .operations
-        .iter()
-        .map(|operation| operation.id.clone())
-        .collect();
+    let scenario = Rc::clone(player.scenario_of(variant));
+    let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
+    let (operations, first) = shown_operations(&scenario, current);
+    let total = scenario.operations.len();
+    let mut markers = player.markers();
+    markers.truncate(MARKERS_MAX);
     let ongo = send(player, PlayerAction::Seek);
     let ontoggleplay = send(player, |()| PlayerAction::TogglePlay);
     let onnext = send(player, |()| PlayerAction::Next);
@@ -71,8 +112,10 @@ pub fn Lab(props: &LabProps) -> Html {
     let onflip = send(player, PlayerAction::FlipSwitch);
     let onfault = send(player, PlayerAction::ToggleFault);
     let onreset = send(player, |()| PlayerAction::Reset);
-    let onopen = send(player, |(scenario, event)| {
-        PlayerAction::OpenCounterexample { scenario, event }
+    let onopen = props.onopen.clone().unwrap_or_else(|| {
+        send(player, |(scenario, event)| {
+            PlayerAction::OpenCounterexample { scenario, event }
+        })
     });
     let onclosehelp = send(player, |()| PlayerAction::CloseHelp);
     let ontogglecompare = send(player, |_: MouseEvent| PlayerAction::ToggleCompare);
@@ -120,7 +163,7 @@ pub fn Lab(props: &LabProps) -> Html {
                     ongo={ongo.clone()}
                 />
             }
-            <Stepper frame={player.frame()} total={player.frames().total()} ongo={ongo} {onnext} playing={player.playing()} {ontoggleplay} markers={player.markers()} {speed} {onspeed} />
+            <Stepper frame={player.frame()} total={player.frames().total()} ongo={ongo} {onnext} playing={player.playing()} {ontoggleplay} {markers} {speed} {onspeed} />
             if player.held().is_some() {
                 <div class="predict-first" role="alert">
                     <p>
@@ -131,21 +174,26 @@ pub fn Lab(props: &LabProps) -> Html {
                 </div>
             }
             <EventCard trace={Rc::clone(&trace)} {cursor} />
+            if total > operations.len() {
+                <p class="hint">{ format!("The records table shows operations {} to {} of {total}, around the current event.", first + 1, first + operations.len()) }</p>
+            }
             <RecordTable trace={Rc::clone(&trace)} {cursor} operations={operations.clone()} />
-            <SequenceDiagram trace={Rc::clone(&trace)} {cursor} />
+            <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
             <div class="lab-pair">
                 <CodePanel trace={Rc::clone(&trace)} {cursor} onpick={props.onpick.clone()} picked={props.picked.clone()} />
                 <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
             </div>
-            <WhatCouldGoWrong scenario={scenario.clone()} budget={designs[variant].budget.clone()} {onopen} />
-            <Switches
-                {scenario}
-                original={designs[variant].scenario.clone()}
-                {onflip}
-                {onfault}
-                {onreset}
-                reset_label={props.reset_label.clone()}
-            />
+            <WhatCouldGoWrong scenario={Rc::clone(&scenario)} budget={designs[variant].budget.clone()} {onopen} />
+            if props.switches {
+                <Switches
+                    scenario={(*scenario).clone()}
+                    original={(*designs[variant].scenario).clone()}
+                    {onflip}
+                    {onfault}
+                    {onreset}
+                    reset_label={props.reset_label.clone()}
+                />
+            }
             { props.children.clone() }
             <div class="compare-bar">
                 if several {

@@ -17,10 +17,14 @@
 //!   gives it back for the current state, which is what a link holds
 //!   (`lab_course::share` encodes it).
 //! - [`use_player`] makes the reducer ([`PlayerState`], actions [`PlayerAction`]) and installs
-//!   playback and the keyboard shortcuts. A page that keeps the address in step dispatches
-//!   `PlayerAction::Load(setup)` when the address changes, and writes the address when
-//!   `PlayerState::linked` is false (the learner changed something).
-//! - [`Lab`] renders every panel; children go under the switches.
+//!   playback and the keyboard shortcuts.
+//! - [`use_address`] keeps the address and a page's state in step, both ways;
+//!   [`use_player_address`] is it for a page whose state is the player's setup (it loads a link
+//!   with `PlayerAction::Load(setup)`, and writes the address when `PlayerState::linked` is
+//!   false: the learner changed something). The sandbox, whose scenario lives in its own forms,
+//!   uses `use_address` directly.
+//! - [`Lab`] renders every panel, for every page (props say what differs: whether the switches
+//!   show, where a counterexample opens); children go under the switches.
 //!
 //! The engine runs once per design when the player is made, then once per change of scenario
 //! (never to move the cursor); `PlayerState::runs` counts the runs.
@@ -37,8 +41,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-pub use address::{absolute, use_address, Written};
-pub use explore::WhatCouldGoWrong;
+pub use address::{absolute, use_address, use_player_address, Address, Heard, Written};
 pub use hooks::{use_playback, use_shortcuts};
 pub use lab::Lab;
 pub use state::{Design, Part, PlayerAction, PlayerState, Prediction, Setup};

@@ -18,7 +18,8 @@ pub struct Design {
     pub label: String,
     /// Whether the design is meant to show the bug or the fix; `None` for a free scenario.
     pub kind: Option<VariantKind>,
-    pub scenario: Scenario,
+    /// Shared, so the panels that take it copy nothing however many records it has.
+    pub scenario: Rc<Scenario>,
     /// The budget "What could go wrong?" explores within.
     pub budget: Budget,
 }
@@ -32,7 +33,7 @@ impl Design {
             .map(|variant| Design {
                 label: variant.label.clone(),
                 kind: Some(variant.kind),
-                scenario: variant.scenario.clone(),
+                scenario: Rc::new(variant.scenario.clone()),
                 budget: variant.explore.budget(),
             })
             .collect()
@@ -40,11 +41,11 @@ impl Design {
 
     /// A scenario of the learner's own (the sandbox, a shared scenario), explored with the
     /// engine's default budget.
-    pub fn free(label: impl Into<String>, scenario: Scenario) -> Design {
+    pub fn free(label: impl Into<String>, scenario: impl Into<Rc<Scenario>>) -> Design {
         Design {
             label: label.into(),
             kind: None,
-            scenario,
+            scenario: scenario.into(),
             budget: Budget::default(),
         }
     }
@@ -145,7 +146,7 @@ pub struct PlayerState {
     /// Each design's own trace, run once when the player is made.
     base: Vec<Rc<Trace>>,
     /// The learner's own scenario for one design, and its trace.
-    custom: Option<(usize, Scenario, Rc<Trace>)>,
+    custom: Option<(usize, Rc<Scenario>, Rc<Trace>)>,
     frames: Frames,
     frame: u32,
     playing: bool,
@@ -177,7 +178,7 @@ impl PlayerState {
             .iter()
             .map(|design| {
                 runs += 1;
-                Engine::run(design.scenario.clone())
+                Engine::run((*design.scenario).clone())
                     .map(Rc::new)
                     .map_err(|error| error.to_string())
             })
@@ -303,7 +304,7 @@ impl PlayerState {
     }
 
     /// The scenario of a design as shown (the learner's, if they changed it).
-    pub fn scenario_of(&self, variant: usize) -> &Scenario {
+    pub fn scenario_of(&self, variant: usize) -> &Rc<Scenario> {
         match &self.custom {
             Some((index, scenario, _)) if *index == variant => scenario,
             _ => &self.designs[variant].scenario,
@@ -314,7 +315,7 @@ impl PlayerState {
     pub fn custom(&self) -> Option<(usize, &Scenario)> {
         self.custom
             .as_ref()
-            .map(|(variant, scenario, _)| (*variant, scenario))
+            .map(|(variant, scenario, _)| (*variant, &**scenario))
     }
 
     /// What a link must hold to show exactly this.
@@ -322,7 +323,7 @@ impl PlayerState {
         Setup {
             custom: self
                 .custom()
-                .map(|(variant, scenario)| (variant, scenario.clone())),
+                .map(|(variant, scenario)| (variant, (*scenario).clone())),
             frame: self.frame,
             board: self
                 .board()
@@ -440,19 +441,19 @@ impl PlayerState {
     /// new frames. Runs the engine only for a scenario not already shown.
     fn show(mut self, custom: Option<(usize, Scenario)>, at: impl Fn(&Frames) -> u32) -> Self {
         let custom = custom.filter(|(variant, scenario)| {
-            *variant < self.designs.len() && scenario != &self.designs[*variant].scenario
+            *variant < self.designs.len() && *scenario != *self.designs[*variant].scenario
         });
         self.notice = None;
         let next = match custom {
             None => None,
             Some((variant, scenario)) => match &self.custom {
-                Some((index, shown, trace)) if *index == variant && shown == &scenario => {
-                    Some((variant, scenario, Rc::clone(trace)))
+                Some((index, shown, trace)) if *index == variant && **shown == scenario => {
+                    Some((variant, Rc::clone(shown), Rc::clone(trace)))
                 }
                 _ => {
                     self.runs += 1;
                     match Engine::run(scenario.clone()) {
-                        Ok(trace) => Some((variant, scenario, Rc::new(trace))),
+                        Ok(trace) => Some((variant, Rc::new(scenario), Rc::new(trace))),
                         Err(error) => {
                             // The learner keeps what they had; the notice says why.
                             self.notice =
@@ -542,7 +543,7 @@ impl Reducible for PlayerState {
             }
             PlayerAction::ToggleFault(rule) => {
                 let (variant, _) = state.located();
-                let mut scenario = state.scenario_of(variant).clone();
+                let mut scenario = (**state.scenario_of(variant)).clone();
                 match scenario
                     .faults
                     .iter()
@@ -768,7 +769,7 @@ mod tests {
     #[test]
     fn a_scenario_that_cannot_run_keeps_what_was_shown() {
         let state = player("lost-reply");
-        let mut broken = state.designs()[0].scenario.clone();
+        let mut broken = (*state.designs()[0].scenario).clone();
         broken.workers.clear();
         let after = reduce(
             &state,
@@ -786,7 +787,7 @@ mod tests {
     fn a_counterexample_opens_at_its_event() {
         let state = player("lost-reply");
         let design = &state.designs()[0];
-        let report = lab_engine::Explorer::run(design.scenario.clone(), design.budget.clone())
+        let report = lab_engine::Explorer::run((*design.scenario).clone(), design.budget.clone())
             .expect("explores");
         let counterexample = report.counterexample.expect("the unsafe design breaks");
         let opened = reduce(

@@ -85,13 +85,7 @@ function printModules({ rows, total }) {
 async function searchFigures(browser) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    const page = await longTaskPage(context);
     await page.goto(`${site.origin}/#/lesson/review/1`);
     await page.locator('main.lesson .stepper button.primary:not([disabled])').waitFor({ timeout: 60_000 });
     await page.getByRole('navigation', { name: 'Designs in this lesson' }).getByRole('button').nth(1).click();
@@ -126,13 +120,7 @@ async function searchFigures(browser) {
 async function sandboxFigures(browser) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    const page = await longTaskPage(context);
     await page.goto(`${site.origin}/#/sandbox`);
     await page.getByLabel('Records to generate').fill('10000');
     await page.getByLabel('Records to generate').press('Tab');
@@ -156,6 +144,18 @@ async function sandboxFigures(browser) {
   } finally {
     await context.close();
   }
+}
+
+/** A page of `context` that records every main-thread task over 50 ms in `window.longTasks`. */
+async function longTaskPage(context) {
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  return page;
 }
 
 async function serve(dist) {

@@ -5,21 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  courseLessonIds,
-  engineTraces,
-  lessonFile,
-  lessonUrl,
-  newPage,
-  open,
-  stepper,
-  waitForStep,
-  waitForText,
-  useSite,
-  stepOn,
-  stepCount,
-} from './support.js';
+import { assertNoErrors, courseLessonIds, engineTraces, lessonFile, lessonUrl, newPage, open, stepper,
+  waitForStep, waitForText, useSite, stepOn, stepCount } from './support.js';
 
 /** What a learner sees change from step to step, as text. */
 async function visible(page) {

@@ -4,16 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  TIMEOUT,
-  assertNoErrors,
-  lessonUrl,
-  newPage,
-  open,
-  stepper,
-  waitForText,
-  useSite,
-} from './support.js';
+import { TIMEOUT, assertNoErrors, lessonUrl, newPage, open, stepper, waitForText, useSite } from './support.js';
 
 /** Whether the document scrolls sideways. */
 const scrollsSideways = (target) => target.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);

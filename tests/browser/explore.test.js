@@ -6,16 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 
-import {
-  ROOT,
-  assertNoErrors,
-  lessonUrl,
-  newPage,
-  open,
-  stepper,
-  waitForText,
-  useSite,
-} from './support.js';
+import { ROOT, assertNoErrors, lessonUrl, newPage, open, stepper, waitForText, useSite } from './support.js';
 
 /** `lab explore FILE --json`: one report per design, in the lesson's order. */
 function nativeReports(file) {

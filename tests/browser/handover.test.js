@@ -5,19 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  engineTraces,
-  lessonUrl,
-  newPage,
-  open,
-  readRecordRow,
-  waitForStep,
-  waitForText,
-  useSite,
-  stepOf,
-  stepCount,
-} from './support.js';
+import { assertNoErrors, engineTraces, lessonUrl, newPage, open, readRecordRow, waitForStep, waitForText,
+  useSite, stepOf, stepCount } from './support.js';
 
 const total = stepCount;
 

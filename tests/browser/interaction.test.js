@@ -3,19 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  launchBrowser,
-  lessonUrl,
-  newPage,
-  open,
-  predictFirst,
-  startServer,
-  stepper,
-  stopServer,
-  waitForStep,
-  waitForText,
-} from './support.js';
+import { assertNoErrors, launchBrowser, lessonUrl, newPage, open, predictFirst, startServer, stepper,
+  stopServer, waitForStep, waitForText } from './support.js';
 
 const LESSON = 'lost-reply';
 

@@ -5,16 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  lessonUrl,
-  newPage,
-  open,
-  readLessonState,
-  stepper,
-  waitForText,
-  useSite,
-} from './support.js';
+import { assertNoErrors, lessonUrl, newPage, open, readLessonState, stepper, waitForText, useSite } from './support.js';
 
 /** Everything the lab shows that a link must restore. */
 async function readLab(page) {

@@ -3,18 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  courseLessonIds,
-  lessonUrl,
-  newPage,
-  open,
-  stepper,
-  waitForStep,
-  waitForText,
-  useSite,
-  stepOn,
-} from './support.js';
+import { assertNoErrors, courseLessonIds, lessonUrl, newPage, open, stepper, waitForStep, waitForText,
+  useSite, stepOn } from './support.js';
 
 const LESSON = 'lost-reply';
 const TITLE = 'A missing reply is not a failed action';

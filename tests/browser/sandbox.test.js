@@ -14,17 +14,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 
-import {
-  ROOT,
-  assertNoErrors,
-  engineTraces,
-  newPage,
-  open,
-  stepper,
-  waitForStep,
-  waitForText,
-  useSite,
-} from './support.js';
+import { ROOT, assertNoErrors, engineTraces, newPage, open, stepper, waitForStep, waitForText, useSite } from './support.js';
 
 const LESSON_FILE = 'lessons/02-naive-retry.toml';
 const DESIGN = 'Why a naive retry writes twice: Plain INSERT, no UNIQUE key (unsafe)';

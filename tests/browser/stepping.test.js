@@ -4,25 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  courseLessonIds,
-  engineTraces,
-  launchBrowser,
-  lessonFrames,
-  lessonUrl,
-  newPage,
-  open,
-  readInvariants,
-  readLessonState,
-  readRecordRow,
-  startServer,
-  stepper,
-  stopServer,
-  waitForStep,
-  stepOn,
-  useSite,
-} from './support.js';
+import { assertNoErrors, courseLessonIds, engineTraces, launchBrowser, lessonFrames, lessonUrl, newPage, open,
+  readInvariants, readLessonState, readRecordRow, startServer, stepper, stopServer, waitForStep, stepOn,
+  useSite } from './support.js';
 
 const LESSON = 'lost-reply';
 // The operation whose reply is lost: the one the lesson's story follows.

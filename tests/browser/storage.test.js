@@ -9,17 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import {
-  DIST,
-  assertNoErrors,
-  lessonUrl,
-  newPage,
-  open,
-  stepper,
-  waitForStep,
-  waitForText,
-  useSite,
-} from './support.js';
+import { DIST, assertNoErrors, lessonUrl, newPage, open, stepper, waitForStep, waitForText, useSite } from './support.js';
 
 describe('saved progress and settings', () => {
   let origin;

@@ -6,23 +6,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
 
-import {
-  ROOT,
-  assertNoErrors,
-  engineTraces,
-  lessonUrl,
-  newPage,
-  open,
-  readInvariants,
-  readRecordRow,
-  stepper,
-  waitForText,
-  useSite,
-  stepOn,
-  lessonFile,
-  stepOf,
-  stepCount,
-} from './support.js';
+import { ROOT, assertNoErrors, engineTraces, lessonUrl, newPage, open, readInvariants, readRecordRow, stepper,
+  waitForText, useSite, stepOn, lessonFile, stepOf, stepCount } from './support.js';
 import { courseTasks } from './board.js';
 
 describe('switches', () => {

@@ -7,24 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  assertNoErrors,
-  courseLessonIds,
-  engineTraces,
-  labJson,
-  lessonFile,
-  lessonUrl,
-  newPage,
-  open,
-  predictFirst,
-  stepOn,
-  stepper,
-  waitForStep,
-  waitForText,
-  useSite,
-  stepOf,
-  stepCount,
-} from './support.js';
+import { assertNoErrors, courseLessonIds, engineTraces, labJson, lessonFile, lessonUrl, newPage, open,
+  predictFirst, stepOn, stepper, waitForStep, waitForText, useSite, stepOf, stepCount } from './support.js';
 import { board, buildByKeyboard, checkDesign, courseTasks, programLines } from './board.js';
 
 const TASKS = courseTasks();

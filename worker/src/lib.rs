@@ -3,7 +3,10 @@
 //! explorer lives here, so a search never runs on the page's thread: the page posts a
 //! [`Request`], the worker answers with [`Reply`]s, each one postcard message, and Cancel ends
 //! the worker (the page makes another). A scenario travels in the share codec's compact form
-//! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats.
+//! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats. Both
+//! modules read one [`clock`].
+
+pub mod clock;
 
 use lab_course::challenge::{self, Challenge};
 use lab_course::rich::Rich;

@@ -7,7 +7,7 @@
 fn main() {
     use js_sys::Uint8Array;
     use wasm_bindgen::prelude::*;
-    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, WorkerGlobalScope};
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post = {
@@ -18,20 +18,14 @@ fn main() {
             let _ = scope.post_message(&bytes);
         }
     };
-    let now = {
-        let performance = scope.unchecked_ref::<WorkerGlobalScope>().performance();
-        move || {
-            performance
-                .as_ref()
-                .map_or_else(js_sys::Date::now, |clock| clock.now())
-        }
-    };
     let onmessage = {
         let post = post.clone();
         Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
             let bytes = Uint8Array::new(&event.data()).to_vec();
             match lab_worker::decode::<lab_worker::Request>(&bytes) {
-                Ok(request) => lab_worker::answer(request, &now, &post),
+                Ok(request) => {
+                    lab_worker::answer(request, lab_worker::clock::now_milliseconds, &post)
+                }
                 Err(error) => post(&lab_worker::Reply::Refused(format!(
                     "The lab's worker could not read a request ({error}): the page and the worker are from different builds; reload the page."
                 ))),
