@@ -20,7 +20,6 @@ use crate::components::board::BuildBoard;
 use crate::components::completion::{CompletionCode, VerifyCode};
 use crate::components::rich::{inline, rich};
 use crate::components::share::Share;
-use crate::format::count;
 use crate::pages::home::Home;
 use crate::player::{absolute, use_player, Design, Lab, PlayerAction, Setup};
 use crate::route::Route;
@@ -282,25 +281,11 @@ fn Room(props: &RoomProps) -> Html {
     let goal = opened.build.goal.iter().map(|invariant| {
         html! { <li>{ invariant.statement() }</li> }
     });
-    let explore = &opened.build.explore;
-    let kinds = match explore.kinds.as_slice() {
-        [] => "any fault this workflow can suffer".to_string(),
-        kinds => kinds
-            .iter()
-            .map(|kind| kind.name())
-            .collect::<Vec<_>>()
-            .join(", "),
-    };
     let goal = html! {
         <section class="challenge-goal" aria-labelledby="challenge-goal-title">
             <h2 id="challenge-goal-title">{ "The goal" }</h2>
-            <p>{ format!(
-                "Every schedule of up to {} and {} must keep:",
-                count(explore.faults.into(), "fault", "faults"),
-                count(explore.preemptions.into(), "preemption", "preemptions")
-            ) }</p>
+            <p>{ format!("Every schedule of up to {} must keep:", challenge.budget_words()) }</p>
             <ul>{ for goal }</ul>
-            <p class="hint">{ format!("The faults the explorer may inject: {kinds}.") }</p>
         </section>
     };
     let prompt =
