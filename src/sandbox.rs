@@ -81,7 +81,7 @@ pub fn blank(workflow: WorkflowKind) -> Scenario {
     Scenario {
         seed: 0,
         workflow,
-        design: Default::default(),
+        switches: Default::default(),
         provider: Default::default(),
         operations: vec![Operation {
             id: "OP-001".into(),

@@ -413,7 +413,7 @@ impl Change {
             Change::Switch { switch, on } => Some(switch.set(scenario, *on)),
             Change::Key { key } => {
                 let mut changed = scenario.clone();
-                changed.design.key = *key;
+                changed.switches.key = *key;
                 Some(changed)
             }
             Change::Policy { .. } => None,

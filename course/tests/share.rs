@@ -168,7 +168,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
             Scenario {
                 seed,
                 workflow,
-                design: Default::default(),
+                switches: Default::default(),
                 provider: Default::default(),
                 operations,
                 workers,

@@ -271,7 +271,7 @@ fn seeking() {
             ],
         );
         // Retries make about ten events a record: the 10,000-event, 1,000-record trace.
-        scenario.design.retry.attempts_max = 4;
+        scenario.switches.retry.attempts_max = 4;
         let trace = Engine::run(scenario).expect("valid");
         let samples = 2_000u32;
         let mut slowest = Duration::ZERO;

@@ -46,7 +46,7 @@ pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
     {
         return "    key = request.idempotency_key  # chosen by the caller: may be reused".into();
     }
-    let text = match scenario.design.key {
+    let text = match scenario.switches.key {
         KeySource::SourceId => &format!("key = {id}  # the source's own id"),
         KeySource::AutoIncrement => "key = next_sequence_value()  # the next number in a sequence",
         KeySource::ContentHash => "key = sha256(canonical_json(event))  # a hash of the content",
@@ -59,7 +59,7 @@ pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
 /// The SQL of a write in `mode`. Without UNIQUE on `key`, SQLite refuses a conflict target
 /// naming it, so the upsert is written without one: it then never finds a conflict.
 pub(crate) fn write_sql(scenario: &Scenario, mode: WriteMode, table: &str) -> String {
-    let target = if scenario.design.unique { "(key)" } else { "" };
+    let target = if scenario.switches.unique { "(key)" } else { "" };
     match mode {
         WriteMode::Insert => format!("INSERT INTO {table} (key, value) VALUES (?, ?)"),
         WriteMode::InsertOrIgnore => {
@@ -130,7 +130,7 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         B::Try => "try:",
         B::Transaction => "with db.transaction():",
         B::RetryLoop => {
-            let policy = &scenario.design.retry;
+            let policy = &scenario.switches.retry;
             return format!(
                 "{}\nfor attempt in range({}):",
                 policy_summary(policy),
@@ -216,7 +216,7 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         B::WriteInsertOrIgnore | B::SaveInsertOrIgnore => return write(WriteMode::InsertOrIgnore),
         B::WriteUpsert | B::SaveUpsert => return write(WriteMode::Upsert),
         B::Claim => {
-            let comment = match scenario.design.unique {
+            let comment = match scenario.switches.unique {
                 true => "# processed_operations.key is UNIQUE: the claim is atomic",
                 false => "# no UNIQUE on processed_operations.key: ON CONFLICT has nothing to detect",
             };

@@ -67,7 +67,7 @@ impl Ctx<'_> {
     /// The review item for a row this run leaves to a person.
     pub fn review(&self, next_action: String) -> Box<Review> {
         Box::new(Review {
-            owner: self.scenario.design.review_owner.as_deref().map(Text::from),
+            owner: self.scenario.switches.review_owner.as_deref().map(Text::from),
             next_action: next_action.into(),
         })
     }

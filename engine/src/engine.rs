@@ -321,7 +321,7 @@ impl Engine {
             .map(|operation| operation.id.as_str().into())
             .collect();
         let payloads = RunPayload::of_every_run(&scenario, &workers);
-        let mut table = crate::world::Table::new(scenario.design.unique);
+        let mut table = crate::world::Table::new(scenario.switches.unique);
         table.rows_are_effects = scenario.workflow.declaration().rows_are_effects;
         let world = World::new(table, workers.iter().map(view).collect());
         let nth_actions = (nth_actions(&scenario, false), nth_actions(&scenario, true));
@@ -947,7 +947,7 @@ impl Engine {
         };
         // The run's operation is the one at its queued position (`new` looked it up by id).
         let op = self.operation_ids[queued.operation as usize].clone();
-        let key: Text = match (&run.key, self.scenario.design.key) {
+        let key: Text = match (&run.key, self.scenario.switches.key) {
             (Some(key), _) => key.as_str().into(),
             // The key is the operation's id: shared, not copied.
             (None, KeySource::SourceId) => op.clone(),
@@ -984,7 +984,7 @@ impl Engine {
     }
 
     fn key_for(&mut self, op: &str, payload: &str) -> String {
-        match self.scenario.design.key {
+        match self.scenario.switches.key {
             KeySource::SourceId => op.to_string(),
             KeySource::AutoIncrement => {
                 self.sequence += 1;

@@ -33,8 +33,8 @@ pub enum ScenarioError {
     /// A worker named like a lane that is not a worker.
     #[error("a worker cannot be called \"{name}\": that name belongs to a lane of the diagram; choose another")]
     ReservedName { name: String },
-    /// `design.key = "none"` in a workflow whose key is not a request header.
-    #[error("design.key = \"none\" needs a workflow that calls a provider, reserve or webhook (a request sent without an Idempotency-Key header); the {workflow} workflow always has a key")]
+    /// `switches.key = "none"` in a workflow whose key is not a request header.
+    #[error("switches.key = \"none\" needs a workflow that calls a provider, reserve or webhook (a request sent without an Idempotency-Key header); the {workflow} workflow always has a key")]
     NoKeyOutsideReserve { workflow: String },
     /// The program breaks a rule at a line (1-based; 0 for the program as a whole).
     #[error("program, line {line}: {message}")]

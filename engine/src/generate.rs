@@ -69,7 +69,7 @@ impl BatchSpec {
         Scenario {
             seed: self.seed,
             workflow: self.workflow,
-            design: Default::default(),
+            switches: Default::default(),
             provider: Default::default(),
             operations,
             workers,

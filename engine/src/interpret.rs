@@ -1205,7 +1205,7 @@ impl Task {
             FailureClass::Temporary => Raised::Busy,
             FailureClass::UnknownCompletion => Raised::Timeout,
         };
-        let policy = &ctx.scenario.design.retry;
+        let policy = &ctx.scenario.switches.retry;
         let layers = if policy.single_layer {
             1
         } else {

@@ -76,7 +76,7 @@ pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, fnv1a_bytes, Rng};
 pub use scenario::{
-    canonical_json, Backoff, Design, FailureClass, Jitter, KeySource, Operation, Payload,
+    canonical_json, Backoff, Switches, FailureClass, Jitter, KeySource, Operation, Payload,
     ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
     WriteMode, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };

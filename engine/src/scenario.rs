@@ -18,8 +18,8 @@ pub struct Scenario {
     /// Which workflow every worker runs.
     pub workflow: WorkflowKind,
     /// The design choices of the workflow; every switch a lesson or learner can flip.
-    #[serde(default)]
-    pub design: Design,
+    #[serde(default, alias = "design")]
+    pub switches: Switches,
     /// How the remote provider behaves.
     #[serde(default)]
     pub provider: ProviderConfig,
@@ -196,7 +196,7 @@ impl Schedule {
 /// The design choices. Defaults are the safe design of the source documents.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct Design {
+pub struct Switches {
     /// Look the operation up at the provider before submitting (reconcile), or submit blindly. Default true.
     pub reconcile: bool,
     /// Treat a lookup's "not found" after an earlier uncertain attempt as proof of absence (true),
@@ -230,9 +230,9 @@ pub struct Design {
     pub review_owner: Option<String>,
 }
 
-impl Default for Design {
+impl Default for Switches {
     fn default() -> Self {
-        Design {
+        Switches {
             reconcile: true,
             trust_not_found: true,
             key: KeySource::SourceId,

@@ -54,14 +54,14 @@ impl Switch {
     /// means something only where retry loops are stacked.
     pub fn applies(self, scenario: &Scenario) -> bool {
         match self {
-            Switch::SingleLayer => scenario.design.retry.layers > 1,
+            Switch::SingleLayer => scenario.switches.retry.layers > 1,
             _ => true,
         }
     }
 
     /// Whether the switch is on in this scenario.
     pub fn get(self, scenario: &Scenario) -> bool {
-        let design = &scenario.design;
+        let design = &scenario.switches;
         let provider = &scenario.provider;
         match self {
             Switch::Reconcile => design.reconcile,
@@ -86,7 +86,7 @@ impl Switch {
     /// The scenario with this switch set.
     pub fn set(self, scenario: &Scenario, on: bool) -> Scenario {
         let mut changed = scenario.clone();
-        let design = &mut changed.design;
+        let design = &mut changed.switches;
         let provider = &mut changed.provider;
         match self {
             Switch::Reconcile => design.reconcile = on,

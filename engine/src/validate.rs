@@ -26,24 +26,24 @@ impl Scenario {
                 .map(|operation| operation.id.as_str()),
         )?;
         range("step_cap", self.step_cap.into(), 1, STEP_CAP_MAX.into())?;
-        let retry = &self.design.retry;
+        let retry = &self.switches.retry;
         range(
-            "design.retry.attempts_max",
+            "switches.retry.attempts_max",
             retry.attempts_max.into(),
             1,
             ATTEMPTS_MAX.into(),
         )?;
         range(
-            "design.retry.layers",
+            "switches.retry.layers",
             retry.layers.into(),
             1,
             LAYERS_MAX.into(),
         )?;
         // Ticks are bounded so every sum of them stays far from u32::MAX.
         let ticks = [
-            ("design.retry.delay_base_ticks", retry.delay_base_ticks),
-            ("design.retry.delay_cap_ticks", retry.delay_cap_ticks),
-            ("design.retry.deadline_ticks", retry.deadline_ticks),
+            ("switches.retry.delay_base_ticks", retry.delay_base_ticks),
+            ("switches.retry.delay_cap_ticks", retry.delay_cap_ticks),
+            ("switches.retry.deadline_ticks", retry.deadline_ticks),
             ("provider.retention_ticks", self.provider.retention_ticks),
             (
                 "provider.lookup_stale_ticks",
@@ -63,7 +63,7 @@ impl Scenario {
             });
         }
         range("workers", self.workers.len() as i64, 1, WORKERS_MAX.into())?;
-        if !self.design.key.allowed_in(self.workflow) {
+        if !self.switches.key.allowed_in(self.workflow) {
             return Err(ScenarioError::NoKeyOutsideReserve {
                 workflow: self.workflow.name().to_string(),
             });

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lab_engine::{
-    lane_id, Action, Backoff, Design, Engine, FailureClass, FaultKind, FaultRule, Invariant,
+    lane_id, Action, Backoff, Switches, Engine, FailureClass, FaultKind, FaultRule, Invariant,
     Jitter, KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy,
     Run, Scalar, Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState,
     WorkflowKind, World, WriteMode, TICKS_MAX,
@@ -114,7 +114,7 @@ prop_compose! {
     }
 }
 
-fn design() -> impl Strategy<Value = Design> {
+fn design() -> impl Strategy<Value = Switches> {
     let five_switches = || {
         (
             any::<bool>(),
@@ -147,7 +147,7 @@ fn design() -> impl Strategy<Value = Design> {
                 key,
                 write,
                 retry,
-            )| Design {
+            )| Switches {
                 reconcile,
                 trust_not_found,
                 key,
@@ -279,7 +279,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         Scenario {
                             seed,
                             workflow,
-                            design,
+                            switches: design,
                             provider,
                             operations: payloads
                                 .into_iter()
@@ -607,7 +607,7 @@ fn base() -> Scenario {
     Scenario {
         seed: 1,
         workflow: WorkflowKind::Reserve,
-        design: Design::default(),
+        switches: Switches::default(),
         provider: ProviderConfig::default(),
         operations: vec![Operation {
             id: "OP-1".to_string(),
@@ -821,7 +821,7 @@ fn a_step_cap_of_zero_is_out_of_range() {
 #[test]
 fn a_request_still_in_flight_at_the_end_is_not_hidden_from_the_trace() {
     let mut scenario = base();
-    scenario.design.reconcile = false;
+    scenario.switches.reconcile = false;
     scenario.provider.dedup = false;
     let again = scenario.workers[0].runs[0].clone();
     scenario.workers[0].runs.push(again);
@@ -880,8 +880,8 @@ fn back_offs_that_validate_stop_at_the_clock_limit_instead_of_overflowing() {
     };
     let mut longest = base();
     longest.step_cap = lab_engine::STEP_CAP_MAX;
-    longest.design.reconcile = false;
-    longest.design.retry = RetryPolicy {
+    longest.switches.reconcile = false;
+    longest.switches.retry = RetryPolicy {
         attempts_max: 100,
         layers: 6,
         eligible: vec![FailureClass::Temporary, FailureClass::UnknownCompletion],
@@ -893,18 +893,18 @@ fn back_offs_that_validate_stop_at_the_clock_limit_instead_of_overflowing() {
     let mut cases: Vec<(&str, Scenario)> = vec![("constant back-off", longest.clone())];
 
     let mut scenario = longest.clone();
-    scenario.design.retry.delay_base_ticks = 1;
-    scenario.design.retry.backoff = Backoff::Exponential;
+    scenario.switches.retry.delay_base_ticks = 1;
+    scenario.switches.retry.backoff = Backoff::Exponential;
     cases.push(("exponential back-off up to the cap", scenario));
 
     let mut scenario = longest.clone();
-    scenario.design.retry.jitter = Jitter::Equal;
+    scenario.switches.retry.jitter = Jitter::Equal;
     cases.push(("equal jitter", scenario));
 
     // A run that starts as late as validate allows, and reconciles before every retry.
     let mut scenario = longest.clone();
     scenario.workers[0].runs[0].not_before = TICKS_MAX;
-    scenario.design.reconcile = true;
+    scenario.switches.reconcile = true;
     cases.push(("late start, lookup before each retry", scenario));
 
     // Every submit times out, so a request is in flight (committing 3 ticks later) at each one.

@@ -227,7 +227,7 @@ fn one_worker() -> Scenario {
     let mut scenario = Scenario {
         seed: 0,
         workflow: WorkflowKind::WriteResult,
-        design: Default::default(),
+        switches: Default::default(),
         provider: Default::default(),
         operations: vec![operation("rec-1")],
         workers: vec![plan("worker", &["rec-1", "rec-1"])],
@@ -236,9 +236,9 @@ fn one_worker() -> Scenario {
         step_cap: 500,
         program: None,
     };
-    scenario.design.unique = false;
-    scenario.design.write = lab_engine::WriteMode::Insert;
-    scenario.design.check_first = true;
+    scenario.switches.unique = false;
+    scenario.switches.write = lab_engine::WriteMode::Insert;
+    scenario.switches.check_first = true;
     scenario
 }
 
@@ -246,7 +246,7 @@ fn two_workers() -> Scenario {
     let mut scenario = Scenario {
         seed: 0,
         workflow: WorkflowKind::Charge,
-        design: Default::default(),
+        switches: Default::default(),
         provider: Default::default(),
         operations: vec![operation("pay-1")],
         workers: vec![plan("worker-a", &["pay-1"]), plan("worker-b", &["pay-1"])],
@@ -255,7 +255,7 @@ fn two_workers() -> Scenario {
         step_cap: 500,
         program: None,
     };
-    scenario.design.unique = false;
+    scenario.switches.unique = false;
     scenario
 }
 

@@ -29,7 +29,7 @@ fn scenario(workflow: WorkflowKind, action: Action) -> Scenario {
     let mut scenario = Scenario {
         seed: 7,
         workflow,
-        design: Default::default(),
+        switches: Default::default(),
         provider: Default::default(),
         operations: vec![operation("OP-1")],
         workers: vec![WorkerPlan {
@@ -41,7 +41,7 @@ fn scenario(workflow: WorkflowKind, action: Action) -> Scenario {
         step_cap: 200,
         program: None,
     };
-    let design = &mut scenario.design;
+    let design = &mut scenario.switches;
     match workflow {
         WorkflowKind::Reserve | WorkflowKind::Webhook => {
             // Another operation has already committed the same key with the same payload.

@@ -68,7 +68,7 @@ fn scenario(workflow: WorkflowKind, program: Program, workers: usize, runs: usiz
     let mut scenario = Scenario {
         seed: 3,
         workflow,
-        design: Default::default(),
+        switches: Default::default(),
         provider: Default::default(),
         operations: vec![operation("op-1")],
         workers: (0..workers)
@@ -79,7 +79,7 @@ fn scenario(workflow: WorkflowKind, program: Program, workers: usize, runs: usiz
         step_cap: 120,
         program: Some(program),
     };
-    scenario.design.unique = false;
+    scenario.switches.unique = false;
     scenario
 }
 

@@ -110,7 +110,7 @@ fn the_second_run_reconciles_instead_of_resubmitting() {
 #[test]
 fn without_reconcile_the_lost_reply_is_harmless_only_because_the_provider_dedups() {
     let mut scenario = lab();
-    scenario.design.reconcile = false;
+    scenario.switches.reconcile = false;
     let trace = Engine::run(scenario.clone()).expect("runs");
     assert_eq!(trace.state_at(trace.len()).provider.len(), 1);
     scenario.provider.dedup = false;

@@ -59,7 +59,7 @@ fn tracker_remembers_completed_operations() {
 #[test]
 fn without_the_tracker_the_retry_notifies_twice() {
     let mut unguarded = scenario(NOTIFY_TWICE);
-    unguarded.design.tracker = false;
+    unguarded.switches.tracker = false;
     let trace = Engine::run(unguarded).unwrap();
     assert_eq!(last(&trace).sink_effects("notification", "1"), 2);
     assert!(broken(&trace, Invariant::OneEffect).is_some());
@@ -83,7 +83,7 @@ nth = 1"#,
         "the window the source says cannot be closed"
     );
     // Marking before the effect trades the duplicate for a lost notification.
-    text.design.mark_after = false;
+    text.switches.mark_after = false;
     text.faults[0].at = Action::SinkSend;
     let trace = Engine::run(text).unwrap();
     assert_eq!(last(&trace).sink_effects("notification", "1"), 0);
@@ -114,13 +114,13 @@ fn insert_duplicates_upsert_needs_the_unique_constraint() {
     assert!(broken(&trace, Invariant::OneEffect).is_some());
 
     let mut upsert = scenario(WRITE_RETRY);
-    upsert.design.write = lab_engine::WriteMode::Upsert;
-    upsert.design.unique = true;
+    upsert.switches.write = lab_engine::WriteMode::Upsert;
+    upsert.switches.unique = true;
     let trace = Engine::run(upsert.clone()).unwrap();
     assert_eq!(last(&trace).table.rows.len(), 1);
     assert!(all_hold(&trace));
 
-    upsert.design.unique = false;
+    upsert.switches.unique = false;
     let trace = Engine::run(upsert).unwrap();
     assert_eq!(
         last(&trace).table.rows.len(),
@@ -149,7 +149,7 @@ runs = [{ op = "42" }]
     let trace = run(text);
     assert_eq!(last(&trace).table.rows.len(), 2);
     let mut safe = scenario(text);
-    safe.design.unique = true;
+    safe.switches.unique = true;
     let trace = Engine::run(safe).unwrap();
     assert_eq!(last(&trace).table.rows.len(), 1);
     assert!(trace
@@ -218,7 +218,7 @@ fn retry_from_preserved_output_makes_no_model_call() {
     assert!(all_hold(&trace));
 
     let mut from_scratch = scenario(PIPELINE);
-    from_scratch.design.resume = false;
+    from_scratch.switches.resume = false;
     let trace = Engine::run(from_scratch).unwrap();
     assert_eq!(
         last(&trace).model_calls,
@@ -231,7 +231,7 @@ fn retry_from_preserved_output_makes_no_model_call() {
 #[test]
 fn not_skipping_succeeded_records_resubmits_them() {
     let mut no_skip = scenario(PIPELINE);
-    no_skip.design.skip_succeeded = false;
+    no_skip.switches.skip_succeeded = false;
     let trace = Engine::run(no_skip.clone()).unwrap();
     assert!(broken(&trace, Invariant::NoResubmit).is_some());
     assert_eq!(last(&trace).model_calls, 5);
@@ -240,7 +240,7 @@ fn not_skipping_succeeded_records_resubmits_them() {
         1,
         "the tracker still guards the notification"
     );
-    no_skip.design.tracker = false;
+    no_skip.switches.tracker = false;
     let trace = Engine::run(no_skip).unwrap();
     assert_eq!(
         last(&trace).sink_effects("notification", "0"),
@@ -326,7 +326,7 @@ fn racing_retries_charge_twice_only_without_the_unique_key() {
             .iter()
             .map(|order| {
                 let mut race = scenario(RACE);
-                race.design.unique = unique;
+                race.switches.unique = unique;
                 race.schedule = Schedule::Explicit {
                     order: order.clone(),
                 };
@@ -373,8 +373,8 @@ fn each_event_is_on_its_workers_lane() {
 #[test]
 fn a_fresh_key_per_attempt_charges_twice() {
     let mut fresh = scenario(RACE);
-    fresh.design.unique = true;
-    fresh.design.key = lab_engine::KeySource::FreshRandom;
+    fresh.switches.unique = true;
+    fresh.switches.key = lab_engine::KeySource::FreshRandom;
     let trace = Engine::run(fresh).unwrap();
     assert_eq!(last(&trace).sink_effects("charge", "pay-1"), 2);
 }
@@ -439,10 +439,10 @@ nth = 2
 
     // With an external progress counter and a plain insert, the same kill duplicates.
     let mut counter = scenario(&text);
-    counter.design.same_transaction = false;
-    counter.design.write = lab_engine::WriteMode::Insert;
-    counter.design.unique = false;
-    counter.design.tracker = false;
+    counter.switches.same_transaction = false;
+    counter.switches.write = lab_engine::WriteMode::Insert;
+    counter.switches.unique = false;
+    counter.switches.tracker = false;
     counter.faults[0].at = Action::ProgressSave;
     let trace = Engine::run(counter).unwrap();
     assert_eq!(last(&trace).table.rows.len(), 4);
@@ -467,8 +467,8 @@ nth = 1
     );
     assert_eq!(last(&trace).sink_effects("email", "evt-1"), 1);
     let mut unguarded = scenario(&text);
-    unguarded.design.same_transaction = false;
-    unguarded.design.tracker = false;
+    unguarded.switches.same_transaction = false;
+    unguarded.switches.tracker = false;
     let trace = Engine::run(unguarded).unwrap();
     assert_eq!(last(&trace).sink_effects("email", "evt-1"), 2);
 }
@@ -480,7 +480,7 @@ fn auto_increment_keys_duplicate_source_keys_do_not() {
     retried.workers[0].runs.push(lab_engine::Run::of("evt-2"));
     let trace = Engine::run(retried.clone()).unwrap();
     assert_eq!(last(&trace).table_rows("evt-2"), 1);
-    retried.design.key = lab_engine::KeySource::AutoIncrement;
+    retried.switches.key = lab_engine::KeySource::AutoIncrement;
     let trace = Engine::run(retried).unwrap();
     assert_eq!(last(&trace).table_rows("evt-2"), 2);
     assert!(broken(&trace, Invariant::OneEffect).is_some());
@@ -495,7 +495,7 @@ fn auto_increment_keys_duplicate_source_keys_do_not() {
 #[test]
 fn tracker_entries_name_their_operation() {
     let mut keyed = scenario(BATCH);
-    keyed.design.key = lab_engine::KeySource::AutoIncrement;
+    keyed.switches.key = lab_engine::KeySource::AutoIncrement;
     let trace = Engine::run(keyed).unwrap();
     let last = last(&trace);
     let entries: Vec<(&str, &str)> = last
@@ -530,7 +530,7 @@ fn tracker_entries_name_their_operation() {
 #[test]
 fn a_content_hash_collides_on_equal_content() {
     let mut same_content = scenario(BATCH);
-    same_content.design.key = lab_engine::KeySource::ContentHash;
+    same_content.switches.key = lab_engine::KeySource::ContentHash;
     same_content.operations[1].payload = same_content.operations[0].payload.clone();
     let trace = Engine::run(same_content).unwrap();
     assert_eq!(last(&trace).table_rows("evt-2"), 0);
@@ -541,9 +541,9 @@ fn a_content_hash_collides_on_equal_content() {
 #[test]
 fn dedup_on_read_leaves_duplicates_stored() {
     let mut on_read = scenario(BATCH);
-    on_read.design.dedup_on_write = false;
-    on_read.design.same_transaction = false;
-    on_read.design.unique = false;
+    on_read.switches.dedup_on_write = false;
+    on_read.switches.same_transaction = false;
+    on_read.switches.unique = false;
     let runs = on_read.workers[0].runs.clone();
     on_read.workers[0].runs.extend(runs);
     let trace = Engine::run(on_read).unwrap();

@@ -410,7 +410,7 @@ mod tests {
     #[tokio::test]
     async fn the_tracker_column_reads_the_recorded_operation() {
         let mut keyed = scenario("side-effect-keys", "tracker");
-        keyed.design.key = lab_engine::KeySource::AutoIncrement;
+        keyed.switches.key = lab_engine::KeySource::AutoIncrement;
         let op = keyed.operations[0].id.clone();
         let trace = Engine::run(keyed).expect("runs");
         let last = trace.state_at(trace.len());

@@ -70,8 +70,8 @@ fn edit<T: 'static>(
 /// own fault table.
 fn set_workflow(scenario: &mut Scenario, workflow: WorkflowKind) {
     scenario.workflow = workflow;
-    if !scenario.design.key.allowed_in(workflow) {
-        scenario.design.key = KeySource::SourceId;
+    if !scenario.switches.key.allowed_in(workflow) {
+        scenario.switches.key = KeySource::SourceId;
     }
     scenario
         .faults
@@ -413,7 +413,7 @@ fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usiz
 /// The design's choices that are not on or off: where the key comes from, and who owns the review
 /// items the design raises.
 fn design_fields(props: &ScenarioFormProps) -> Html {
-    let design = &props.scenario.design;
+    let design = &props.scenario.switches;
     let keys: Vec<KeySource> = KeySource::ALL
         .into_iter()
         .filter(|key| key.allowed_in(props.scenario.workflow))
@@ -422,11 +422,11 @@ fn design_fields(props: &ScenarioFormProps) -> Html {
         <fieldset class="form-section">
             <legend>{ "Design" }</legend>
             <SelectField label="Idempotency key comes from" options={options(&keys)} value={name_of(&design.key)}
-                onchange={edit(props, |next, name: String| if let Some(key) = from_name(&name) { next.design.key = key })} />
+                onchange={edit(props, |next, name: String| if let Some(key) = from_name(&name) { next.switches.key = key })} />
             <TextField label="Review items are owned by (empty: nobody)" value={design.review_owner.clone().unwrap_or_default()}
                 onchange={edit(props, |next, owner: String| {
                     let owner = owner.trim();
-                    next.design.review_owner = (!owner.is_empty()).then(|| owner.to_string());
+                    next.switches.review_owner = (!owner.is_empty()).then(|| owner.to_string());
                 })} />
         </fieldset>
     }
@@ -450,7 +450,7 @@ fn provider_fields(props: &ScenarioFormProps) -> Html {
 }
 
 fn retry_fields(props: &ScenarioFormProps) -> Html {
-    let retry = &props.scenario.design.retry;
+    let retry = &props.scenario.switches.retry;
     let ticks = |label: &'static str, value: u32, set: fn(&mut Scenario, u32)| {
         html! {
             <NumberField {label} value={u64::from(value)} min={0} max={u64::from(TICKS_MAX)}
@@ -461,7 +461,7 @@ fn retry_fields(props: &ScenarioFormProps) -> Html {
         html! {
             <CheckField label={format!("Retry {}", name_of(&class).replace('_', " "))} checked={retry.eligible.contains(&class)}
                 onchange={edit(props, move |next, on: bool| {
-                    let eligible = &mut next.design.retry.eligible;
+                    let eligible = &mut next.switches.retry.eligible;
                     eligible.retain(|each| *each != class);
                     if on {
                         eligible.push(class);
@@ -474,16 +474,16 @@ fn retry_fields(props: &ScenarioFormProps) -> Html {
         <fieldset class="form-section">
             <legend>{ "Retry policy" }</legend>
             <NumberField label="Attempts in all" value={u64::from(retry.attempts_max)} min={1} max={u64::from(ATTEMPTS_MAX)}
-                onchange={edit(props, |next, attempts: u64| next.design.retry.attempts_max = attempts as u32)} />
+                onchange={edit(props, |next, attempts: u64| next.switches.retry.attempts_max = attempts as u32)} />
             <NumberField label="Nested retry layers" value={u64::from(retry.layers)} min={1} max={u64::from(LAYERS_MAX)}
-                onchange={edit(props, |next, layers: u64| next.design.retry.layers = layers as u32)} />
-            { ticks("First delay (ticks)", retry.delay_base_ticks, |next, ticks| next.design.retry.delay_base_ticks = ticks) }
-            { ticks("Largest delay (ticks)", retry.delay_cap_ticks, |next, ticks| next.design.retry.delay_cap_ticks = ticks) }
-            { ticks("Deadline (ticks; 0 for none)", retry.deadline_ticks, |next, ticks| next.design.retry.deadline_ticks = ticks) }
+                onchange={edit(props, |next, layers: u64| next.switches.retry.layers = layers as u32)} />
+            { ticks("First delay (ticks)", retry.delay_base_ticks, |next, ticks| next.switches.retry.delay_base_ticks = ticks) }
+            { ticks("Largest delay (ticks)", retry.delay_cap_ticks, |next, ticks| next.switches.retry.delay_cap_ticks = ticks) }
+            { ticks("Deadline (ticks; 0 for none)", retry.deadline_ticks, |next, ticks| next.switches.retry.deadline_ticks = ticks) }
             <SelectField label="Backoff" options={options(&Backoff::ALL)} value={name_of(&retry.backoff)}
-                onchange={edit(props, |next, name: String| if let Some(backoff) = from_name(&name) { next.design.retry.backoff = backoff })} />
+                onchange={edit(props, |next, name: String| if let Some(backoff) = from_name(&name) { next.switches.retry.backoff = backoff })} />
             <SelectField label="Jitter" options={options(&Jitter::ALL)} value={name_of(&retry.jitter)}
-                onchange={edit(props, |next, name: String| if let Some(jitter) = from_name(&name) { next.design.retry.jitter = jitter })} />
+                onchange={edit(props, |next, name: String| if let Some(jitter) = from_name(&name) { next.switches.retry.jitter = jitter })} />
             { for eligible }
         </fieldset>
     }

@@ -79,7 +79,7 @@ impl WholeScenario {
         let settings = Scenario {
             seed: scenario.seed,
             workflow: scenario.workflow,
-            design: scenario.design.clone(),
+            switches: scenario.switches.clone(),
             provider: scenario.provider.clone(),
             operations: Vec::new(),
             workers: Vec::new(),
@@ -164,6 +164,11 @@ fn generated(records: u32, workers: u32) -> Scenario {
     .scenario()
 }
 
+/// A scenario's switches, by the name links have written them under since they were renamed
+/// (`SWITCHES`), and before (`SWITCHES_WAS`, still read).
+const SWITCHES: &str = "switches";
+const SWITCHES_WAS: &str = "design";
+
 /// The settings every scenario is written against: the generator's, with no records.
 fn generated_settings() -> Value {
     serde_json::to_value(generated(0, 0)).expect("a scenario always serializes")
@@ -183,19 +188,32 @@ impl Settings {
 
     /// The scenario's JSON: the generator's settings with these changes.
     fn read(&self) -> Result<Value, ShareError> {
-        let changed: Value = serde_json::from_str(&self.changed)
+        let mut changed: Value = serde_json::from_str(&self.changed)
             .map_err(|error| ShareError::Invalid(error.to_string()))?;
+        if let Some(object) = changed.as_object_mut() {
+            if let Some(switches) = object.remove(SWITCHES_WAS) {
+                object.insert(SWITCHES.into(), switches);
+            }
+        }
         let mut value = generated_settings();
         merge(&mut value, changed);
         for path in &self.absent {
+            let path: Vec<&str> = path
+                .iter()
+                .enumerate()
+                .map(|(at, key)| match (at, key.as_str()) {
+                    (0, SWITCHES_WAS) => SWITCHES,
+                    (_, key) => key,
+                })
+                .collect();
             let (last, parents) = path.split_last().ok_or(ShareError::Malformed)?;
             let mut object = &mut value;
             for key in parents {
-                object = object.get_mut(key).ok_or(ShareError::Malformed)?;
+                object = object.get_mut(*key).ok_or(ShareError::Malformed)?;
             }
             object
                 .as_object_mut()
-                .and_then(|object| object.remove(last))
+                .and_then(|object| object.remove(*last))
                 .ok_or(ShareError::Malformed)?;
         }
         Ok(value)

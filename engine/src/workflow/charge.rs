@@ -42,7 +42,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
     // processed_operations is bookkeeping: its rows are not effects.
     rows_are_effects: false,
     receipt: None,
-    promises_unique_rows: |_, scenario| scenario.design.unique,
+    promises_unique_rows: |_, scenario| scenario.switches.unique,
     program,
     preamble: |scenario| {
         preamble(
@@ -57,7 +57,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
 /// checks for a stored result, charges, then inserts one.
 fn program(scenario: &Scenario) -> Program {
     let mut code = Builder::default();
-    if scenario.design.unique {
+    if scenario.switches.unique {
         code.line(B::Claim)
             .line(B::IfNotClaimed)
             .under(B::IfNoStored, B::ReturnInProgress)
@@ -70,7 +70,7 @@ fn program(scenario: &Scenario) -> Program {
     code.under(B::Try, B::Charge)
         .under(B::ExceptSendError, B::ReturnFailed)
         .under(B::ExceptTimeout, B::ReturnUnknown);
-    code.line(match scenario.design.unique {
+    code.line(match scenario.switches.unique {
         true => B::RecordResult,
         false => B::InsertResult,
     })

@@ -69,7 +69,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
 /// With the dedup key in the same transaction as the row, the tracking table is read first and
 /// a committed row is skipped; otherwise an external progress counter is saved after the email.
 fn program(scenario: &Scenario) -> Program {
-    let design = &scenario.design;
+    let design = &scenario.switches;
     let write = match design.dedup_on_write {
         true => save(design.write),
         false => B::InsertFilterOnRead,

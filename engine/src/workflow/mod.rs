@@ -209,7 +209,7 @@ mod tests {
                     scenario = Switch::set(*switch, &scenario, mask & 1 << bit != 0);
                 }
                 for attempts in [1, 3] {
-                    scenario.design.retry.attempts_max = attempts;
+                    scenario.switches.retry.attempts_max = attempts;
                     let program = workflow.design_program(&scenario);
                     if let Err(error) = program.structure(workflow.offered()) {
                         panic!("{workflow:?} {mask:b}: {error}\n{}", program.text());

@@ -38,7 +38,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
     switches: &[S::Tracker, S::MarkAfter, S::Upsert, S::Unique],
     rows_are_effects: true,
     receipt: None,
-    promises_unique_rows: |_, scenario| scenario.design.unique,
+    promises_unique_rows: |_, scenario| scenario.switches.unique,
     program,
     preamble: |scenario| {
         preamble(
@@ -58,7 +58,7 @@ pub(super) fn save(mode: WriteMode) -> B {
 }
 
 fn program(scenario: &Scenario) -> Program {
-    let design = &scenario.design;
+    let design = &scenario.switches;
     let mut code = Builder::default();
     code.line(B::Try);
     if design.tracker {

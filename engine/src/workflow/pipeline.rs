@@ -65,7 +65,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
     ],
     rows_are_effects: true,
     receipt: None,
-    promises_unique_rows: |_, scenario| scenario.design.unique,
+    promises_unique_rows: |_, scenario| scenario.switches.unique,
     program,
     preamble: |scenario| preamble(scenario, "async def process_item(client, record):", &[]),
 };
@@ -87,7 +87,7 @@ pub fn build_retry_batch(records: &[String], previous: &BTreeMap<String, JobRow>
 /// The item: the retry batch's filter at its edge when the design skips what succeeded, and,
 /// when it resumes, each stage run only if it has no kept output.
 fn program(scenario: &Scenario) -> Program {
-    let design = &scenario.design;
+    let design = &scenario.switches;
     let write = save(design.write);
     let notify = match design.tracker {
         true => B::NotifyGuarded,

@@ -89,7 +89,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
 /// found", a retry loop when its policy makes more than one attempt, and in each handler a
 /// back-off when the policy retries that failure class.
 pub(super) fn program(scenario: &Scenario) -> Program {
-    let design = &scenario.design;
+    let design = &scenario.switches;
     let policy = &design.retry;
     let retrying = policy.attempts_max > 1;
     let reconcile = design.reconcile && scenario.provider.lookup;

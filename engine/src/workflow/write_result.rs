@@ -37,11 +37,11 @@ pub(super) static DECLARATION: Declaration = Declaration {
     // One row per key is promised by any dedup mechanism at all.
     receipt: None,
     promises_unique_rows: |program, scenario| {
-        scenario.design.unique || program.has(B::SelectExists) || !program.has(B::WriteInsert)
+        scenario.switches.unique || program.has(B::SelectExists) || !program.has(B::WriteInsert)
     },
     program,
     preamble: |scenario| {
-        let table = match scenario.design.unique {
+        let table = match scenario.switches.unique {
             true => "CREATE TABLE results (key TEXT UNIQUE, value TEXT)",
             false => "CREATE TABLE results (key TEXT, value TEXT)  -- no UNIQUE constraint",
         };
@@ -57,7 +57,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
 };
 
 fn program(scenario: &Scenario) -> Program {
-    let design = &scenario.design;
+    let design = &scenario.switches;
     let mut code = Builder::default();
     if design.check_first {
         code.under(B::SelectExists, B::ReturnExists);
