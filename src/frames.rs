@@ -1,5 +1,5 @@
-//! A lesson plays its variants one after another: the unsafe design, then the fix. A frame is one
-//! position in that sequence: (variant, cursor), where cursor 0 is before the variant's first
+//! A lesson plays its designs one after another: the unsafe design, then the fix. A frame is one
+//! position in that sequence: (design, cursor), where cursor 0 is before the design's first
 //! event and cursor n is after event n. Frames are what the URL's step number counts.
 
 use lab_course::Lesson;
@@ -7,7 +7,7 @@ use lab_course::Lesson;
 /// The frames of one lesson.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frames {
-    /// The first frame of each variant.
+    /// The first frame of each design.
     starts: Vec<u32>,
     total: u32,
 }
@@ -34,31 +34,31 @@ impl Frames {
         self.total.saturating_sub(1)
     }
 
-    /// The (variant, cursor) of a frame; frames past the end clamp to the last.
+    /// The (design, cursor) of a frame; frames past the end clamp to the last.
     pub fn locate(&self, frame: u32) -> (usize, u32) {
         let frame = frame.min(self.last());
-        let variant = self
+        let design = self
             .starts
             .iter()
             .rposition(|&start| start <= frame)
             .unwrap_or(0);
-        (variant, frame - self.starts[variant])
+        (design, frame - self.starts[design])
     }
 
-    /// The frame of (variant, cursor).
-    pub fn frame(&self, variant: usize, cursor: u32) -> u32 {
-        self.starts.get(variant).copied().unwrap_or(0) + cursor
+    /// The frame of (design, cursor).
+    pub fn frame(&self, design: usize, cursor: u32) -> u32 {
+        self.starts.get(design).copied().unwrap_or(0) + cursor
     }
 
-    /// The first frame of a variant.
-    pub fn start_of(&self, variant: usize) -> u32 {
-        self.frame(variant, 0)
+    /// The first frame of a design.
+    pub fn start_of(&self, design: usize) -> u32 {
+        self.frame(design, 0)
     }
 
-    /// The number of events of a variant (its last cursor).
-    pub fn events_of(&self, variant: usize) -> u32 {
-        let end = self.starts.get(variant + 1).copied().unwrap_or(self.total);
-        end.saturating_sub(self.start_of(variant) + 1)
+    /// The number of events of a design (its last cursor).
+    pub fn events_of(&self, design: usize) -> u32 {
+        let end = self.starts.get(design + 1).copied().unwrap_or(self.total);
+        end.saturating_sub(self.start_of(design) + 1)
     }
 }
 
@@ -67,7 +67,7 @@ pub fn narrative_at(lesson: &Lesson, frames: &Frames, frame: u32) -> Option<usiz
     lesson
         .steps
         .iter()
-        .rposition(|step| frames.frame(step.variant as usize, step.at) <= frame)
+        .rposition(|step| frames.frame(step.design as usize, step.at) <= frame)
 }
 
 #[cfg(test)]
@@ -82,9 +82,9 @@ mod tests {
             .expect("the lost-reply lesson exists")
             .clone();
         let traces = lesson
-            .variants
+            .designs
             .iter()
-            .map(|variant| Engine::run(variant.scenario.clone()).expect("runs"))
+            .map(|design| Engine::run(lab_engine::Scenario::clone(&design.scenario)).expect("runs"))
             .collect();
         (lesson, traces)
     }
@@ -97,13 +97,13 @@ mod tests {
         assert_eq!(frames.total(), expected);
         let mut seen = Vec::new();
         for frame in 0..frames.total() {
-            let (variant, cursor) = frames.locate(frame);
-            assert!(cursor <= traces[variant].len());
-            assert_eq!(frames.frame(variant, cursor), frame);
-            seen.push((variant, cursor));
+            let (design, cursor) = frames.locate(frame);
+            assert!(cursor <= traces[design].len());
+            assert_eq!(frames.frame(design, cursor), frame);
+            seen.push((design, cursor));
         }
-        // The variants play in order, each from its start to its end: frames walk the
-        // (variant, cursor) pairs in strictly increasing order.
+        // The designs play in order, each from its start to its end: frames walk the
+        // (design, cursor) pairs in strictly increasing order.
         assert!(seen.windows(2).all(|pair| pair[0] < pair[1]), "{seen:?}");
         assert_eq!(
             frames.locate(frames.total() + 10),

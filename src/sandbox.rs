@@ -9,6 +9,7 @@
 //! stays saved until the learner changes the scenario on show.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::scenario_text::{self, TextError};
 use lab_engine::{Operation, Run, Scenario, WorkerPlan, WorkflowKind};
@@ -20,7 +21,7 @@ use crate::store::SavedSandbox;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sandbox {
     /// The scenario the lab runs: always a valid one.
-    pub scenario: Rc<Scenario>,
+    pub scenario: Arc<Scenario>,
     /// Counts changes of `scenario`, so the page re-runs the engine once per change without
     /// comparing whole scenarios.
     pub scenario_revision: u32,
@@ -103,7 +104,7 @@ impl Sandbox {
     pub fn new(scenario: Scenario) -> Sandbox {
         Sandbox {
             text: scenario_text::write(&scenario).into(),
-            scenario: Rc::new(scenario),
+            scenario: Arc::new(scenario),
             scenario_revision: 0,
             text_revision: 0,
             checked: true,
@@ -150,7 +151,7 @@ impl Sandbox {
 
     fn with_scenario(&self, scenario: Scenario, text: Rc<str>) -> Sandbox {
         Sandbox {
-            scenario: Rc::new(scenario),
+            scenario: Arc::new(scenario),
             scenario_revision: self.scenario_revision.wrapping_add(1),
             text,
             text_revision: self.text_revision.wrapping_add(1),

@@ -3,6 +3,7 @@
 //! The explorer's panel and a build task's board both search through it.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::share::WholeScenario;
 use lab_engine::{Budget, Scenario};
@@ -12,7 +13,7 @@ use yew::prelude::*;
 use crate::worker_module::{self, Heard, Module, Readiness};
 
 /// How far a search has got: distinct states, engine steps, milliseconds.
-pub(crate) type Progress = Option<(u64, u64, f64)>;
+pub(crate) type SoFar = Option<(u64, u64, f64)>;
 
 /// Where a search is: shared by every panel that explores in the second module.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,18 +21,18 @@ pub(crate) enum Status {
     Idle,
     /// The second module is still loading; the search starts as soon as it is ready.
     Loading {
-        scenario: Rc<Scenario>,
+        scenario: Arc<Scenario>,
     },
     Running {
-        scenario: Rc<Scenario>,
-        progress: Progress,
+        scenario: Arc<Scenario>,
+        progress: SoFar,
     },
     Done {
         findings: Rc<Findings>,
-        scenario: Rc<Scenario>,
+        scenario: Arc<Scenario>,
     },
     Cancelled {
-        progress: Progress,
+        progress: SoFar,
     },
     Failed(String),
 }
@@ -39,7 +40,7 @@ pub(crate) enum Status {
 pub(crate) enum ExploreAction {
     /// A search was asked for; whether the module was ready for it.
     Start {
-        scenario: Rc<Scenario>,
+        scenario: Arc<Scenario>,
         ready: bool,
     },
     Heard(Heard),
@@ -51,7 +52,7 @@ impl Reducible for Status {
 
     fn reduce(self: Rc<Self>, action: ExploreAction) -> Rc<Self> {
         let scenario = match &*self {
-            Status::Loading { scenario } | Status::Running { scenario, .. } => Rc::clone(scenario),
+            Status::Loading { scenario } | Status::Running { scenario, .. } => Arc::clone(scenario),
             // What a module says after its search was cancelled or replaced is not news.
             _ => {
                 return match action {
@@ -103,7 +104,7 @@ impl Reducible for Status {
     }
 }
 
-fn started(scenario: Rc<Scenario>, ready: bool) -> Status {
+fn started(scenario: Arc<Scenario>, ready: bool) -> Status {
     match ready {
         true => Status::Running {
             scenario,
@@ -139,7 +140,7 @@ pub(crate) type Slot = Rc<std::cell::RefCell<Option<Module>>>;
 pub(crate) fn search(
     status: &UseReducerHandle<Status>,
     module: &Slot,
-    scenario: &Rc<Scenario>,
+    scenario: &Arc<Scenario>,
     budget: &Budget,
 ) {
     let dispatcher = status.dispatcher();
@@ -151,7 +152,7 @@ pub(crate) fn search(
         budget: budget.into(),
     });
     status.dispatch(ExploreAction::Start {
-        scenario: Rc::clone(scenario),
+        scenario: Arc::clone(scenario),
         ready: readiness == Readiness::Ready,
     });
     if let Readiness::Failed(words) = readiness {

@@ -40,12 +40,12 @@ mod tests {
         visit_at(lesson, step, total, 0)
     }
 
-    fn visit_at(lesson: &str, step: u32, total: u32, now_ms: u64) -> AppAction {
+    fn visit_at(lesson: &str, step: u32, total: u32, now_milliseconds: u64) -> AppAction {
         AppAction::Visit {
             lesson: lesson.to_string(),
             step,
             total,
-            now_ms,
+            now_milliseconds,
         }
     }
 
@@ -606,8 +606,8 @@ mod tests {
                 let lesson = ["a", "b", "c", "d"][(seed >> 28) as usize % 4];
                 let total = 1 + (seed >> 8) % 6;
                 let step = 1 + (seed >> 16) % total;
-                let now_ms = u64::from(seed >> 4);
-                if let Some(next) = progress.visited(lesson, step, total, now_ms) {
+                let now_milliseconds = u64::from(seed >> 4);
+                if let Some(next) = progress.visited(lesson, step, total, now_milliseconds) {
                     progress = next;
                 }
             }

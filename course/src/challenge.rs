@@ -162,7 +162,7 @@ impl Challenge {
         let Some(crate::model::Task::Build(build)) = &step.try_it else {
             return None;
         };
-        let mut scenario = lesson.variants.get(step.variant as usize)?.scenario.clone();
+        let mut scenario = Scenario::clone(&lesson.designs.get(step.design as usize)?.scenario);
         scenario.program = None;
         Some(Challenge {
             title: lesson.title.clone(),
@@ -491,7 +491,7 @@ pub mod lesson {
         summary: String,
         minutes: u32,
         scenario: toml::Value,
-        variants: Vec<VariantOut<'a>>,
+        designs: Vec<VariantOut<'a>>,
         steps: Vec<StepOut<'a>>,
     }
 
@@ -506,7 +506,7 @@ pub mod lesson {
     #[derive(Serialize)]
     struct StepOut<'a> {
         title: &'a str,
-        variant: &'a str,
+        design: &'a str,
         at: &'a str,
         text: String,
         #[serde(rename = "try")]
@@ -559,7 +559,7 @@ pub mod lesson {
             summary: format!("A challenge: {build}"),
             minutes: minutes(&text),
             scenario,
-            variants: vec![VariantOut {
+            designs: vec![VariantOut {
                 id: "challenge",
                 label: "The challenge's design",
                 kind: if safe { "safe" } else { "unsafe" },
@@ -567,7 +567,7 @@ pub mod lesson {
             }],
             steps: vec![StepOut {
                 title,
-                variant: "challenge",
+                design: "challenge",
                 at: "start",
                 text,
                 task: BuildOut {

@@ -2,7 +2,7 @@
 //!
 //! `model` is the compiled course the app embeds (serde types only). With the `authoring`
 //! feature, `authoring` reads `lessons/` (a manifest and one TOML file per lesson, narrative in
-//! Markdown), runs every variant through the engine, checks each against its expectations, and
+//! Markdown), runs every design through the engine, checks each against its expectations, and
 //! renders the Markdown to HTML with raw HTML escaped. The app's `build.rs` and `lab check` use
 //! it, so no TOML or Markdown parser ships in the WebAssembly. `share` encodes and decodes links
 //! to a state of the lab. `names` looks the engine's enums up by their serde names, and `wording`

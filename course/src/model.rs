@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 
 use lab_engine::{JobStatus, Scenario};
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 /// The version of the lesson file format this crate reads.
@@ -37,23 +39,43 @@ pub struct Lesson {
     /// The file it came from, relative to `lessons/`.
     pub file: String,
     /// The scenarios the learner runs, in order: usually an unsafe design, then the safe one.
-    pub variants: Vec<Variant>,
-    /// The narrative, each step bound to a point of one variant's trace.
+    pub designs: Vec<Design>,
+    /// The narrative, each step bound to a point of one design's trace.
     pub steps: Vec<Step>,
 }
 
-/// One design of the lesson's scenario.
+/// One design the player can show: a lesson's (one version of its scenario, with the claim the
+/// checker holds it to), or a scenario of the learner's own.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Variant {
+pub struct Design {
     pub id: String,
     /// A short name for the switch, e.g. "Resubmit blindly".
     pub label: String,
-    pub kind: VariantKind,
-    pub scenario: Scenario,
+    /// Whether it is meant to show the bug or the fix: always one in a lesson, `None` for a
+    /// scenario of the learner's own, which claims nothing.
+    pub kind: Option<DesignKind>,
+    /// Shared (`Arc`, so a loaded course can sit in a static), so the player's panels copy nothing
+    /// however many records it has.
+    pub scenario: Arc<Scenario>,
     pub expect: Expect,
-    /// The budget under which the exhaustive explorer holds the variant to its kind.
+    /// The budget under which the exhaustive explorer holds the design to its kind.
     #[serde(default)]
     pub explore: Explore,
+}
+
+impl Design {
+    /// A scenario of the learner's own (the sandbox's, a shared one, a challenge's program):
+    /// no claim, no expectations, the explorer's default budget.
+    pub fn own(label: impl Into<String>, scenario: impl Into<Arc<Scenario>>) -> Design {
+        Design {
+            id: String::new(),
+            label: label.into(),
+            kind: None,
+            scenario: scenario.into(),
+            expect: Expect::default(),
+            explore: Explore::default(),
+        }
+    }
 }
 
 /// The budget under which a design's claim is checked by the exhaustive explorer: a safe design
@@ -92,17 +114,17 @@ impl Explore {
     }
 }
 
-/// Whether the variant is meant to show the bug or the fix.
+/// Whether the design is meant to show the bug or the fix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum VariantKind {
+pub enum DesignKind {
     /// Must break at least one invariant (and the ones `expect.breaks` lists).
     Unsafe,
     /// Must keep every invariant.
     Safe,
 }
 
-/// What a variant's run must show; every field is optional.
+/// What a design's run must show; every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Expect {
@@ -205,8 +227,8 @@ pub struct Step {
     pub title: String,
     /// The narrative, rendered from Markdown at build time (raw HTML escaped).
     pub html: String,
-    /// The variant (index into `Lesson::variants`) and the cursor in its trace where it applies.
-    pub variant: u32,
+    /// The design (index into `Lesson::designs`) and the cursor in its trace where it applies.
+    pub design: u32,
     pub at: u32,
     pub questions: Vec<Question>,
     /// An action the learner is asked to take at this step, checked against the engine.
@@ -469,8 +491,8 @@ impl Course {
 }
 
 impl Lesson {
-    /// The variant with this id.
-    pub fn variant(&self, id: &str) -> Option<&Variant> {
-        self.variants.iter().find(|variant| variant.id == id)
+    /// The design with this id.
+    pub fn design(&self, id: &str) -> Option<&Design> {
+        self.designs.iter().find(|design| design.id == id)
     }
 }

@@ -249,7 +249,7 @@ fn completion_codes_verify_only_for_their_challenge_and_unaltered() {
 
 #[test]
 fn a_draft_from_a_scenario_starts_from_its_design() {
-    let scenario = course().lessons[0].variants[0].scenario.clone();
+    let scenario = course().lessons[0].designs[0].scenario.clone();
     let draft = Challenge::draft(&scenario);
     let program = scenario.workflow.design_program(&scenario);
     assert_eq!(draft.reference, program);

@@ -40,7 +40,7 @@ fn the_unedited_lesson_passes() {
 #[test]
 fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
     let dir = course_with("try", |text| {
-        let blind = "variant = \"blind\"\nat = \"end\"\n";
+        let blind = "design = \"blind\"\nat = \"end\"\n";
         assert!(
             text.contains(blind),
             "lesson 01 has a step on the blind design"
@@ -116,10 +116,10 @@ fn a_fault_the_workflow_does_not_declare_is_an_error_at_each_variant_line() {
     });
     let found = errors(&dir);
     let text = fs::read_to_string(dir.join("01-lost-reply.toml")).unwrap();
-    // Each variant's id is the line after its [[variants]] header.
+    // Each design's id is the line after its [[designs]] header.
     let lines: Vec<&str> = text.lines().collect();
     let variant_lines: Vec<usize> = (1..lines.len())
-        .filter(|&index| lines[index - 1] == "[[variants]]")
+        .filter(|&index| lines[index - 1] == "[[designs]]")
         .map(|index| index + 1)
         .collect();
     assert!(!variant_lines.is_empty());
@@ -374,7 +374,7 @@ fn only_the_correct_design_may_keep_the_promise() {
     // Both a lookup and the provider's dedup keep lesson 01's blind design from breaking.
     let choose = "try = { choose = \"Which fix?\", options = [{ label = \"Look it up\", switch = \"reconcile\", on = true, correct = true, explain = \"x\" }, { label = \"Deduplicate\", switch = \"provider_dedup\", on = true, correct = false, explain = \"x\" }] }";
     let dir = course_with("choose-two", |text| {
-        let blind = "variant = \"blind\"\nat = \"end\"\n";
+        let blind = "design = \"blind\"\nat = \"end\"\n";
         assert!(
             text.contains(blind),
             "lesson 01 has a step on the blind design"
@@ -401,8 +401,8 @@ fn a_hunt_starts_from_a_design_that_holds() {
         let hunt = "[steps.try]\nhunt = ";
         assert!(text.contains(hunt), "lesson 01 has its hunt");
         text.replacen(
-            "variant = \"provider-dedup\"\nat = \"start\"",
-            "variant = \"blind\"\nat = \"end\"",
+            "design = \"provider-dedup\"\nat = \"start\"",
+            "design = \"blind\"\nat = \"end\"",
             1,
         )
     });
@@ -431,7 +431,7 @@ fn a_hunt_never_offers_a_fault_the_design_already_has() {
                 continue;
             };
             hunts += 1;
-            let written = &lesson.variants[step.variant as usize].scenario;
+            let written = &lesson.designs[step.design as usize].scenario;
             for point in &hunt.points {
                 for &fault in point.faults.iter() {
                     let rule = lab_course::Hunt::rule(point, fault);

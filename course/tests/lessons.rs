@@ -1,5 +1,5 @@
 //! Every lesson in `lessons/` passes the checker: ids unique, references resolve, scenarios
-//! parse, unsafe variants really break, safe variants really hold.
+//! parse, unsafe designs really break, safe designs really hold.
 
 use std::path::PathBuf;
 

@@ -1,5 +1,5 @@
 //! The words of every trace stay the same: each event's outcome and each message's label, for
-//! every variant of every lesson, rendered as the app and `lab run` show them, match
+//! every design of every lesson, rendered as the app and `lab run` show them, match
 //! `sentences.golden.txt` (and so do those of a generated batch per workflow), a snapshot taken before events carried structured data instead of
 //! text. `GOLDEN_WRITE=1 cargo test -p lab-course --features authoring --test sentences` rewrites
 //! the snapshot; do it only when a sentence is meant to change.
@@ -51,9 +51,10 @@ fn every_outcome_and_label_reads_as_before() {
     let loaded = authoring::load(&here().join("../lessons")).expect("lessons load");
     let mut text = String::new();
     for lesson in &loaded.course.lessons {
-        for variant in &lesson.variants {
-            let trace = Engine::run(variant.scenario.clone()).expect("a lesson's scenario runs");
-            let _ = writeln!(text, "== {} / {}", lesson.id, variant.id);
+        for design in &lesson.designs {
+            let trace = Engine::run(lab_engine::Scenario::clone(&design.scenario))
+                .expect("a lesson's scenario runs");
+            let _ = writeln!(text, "== {} / {}", lesson.id, design.id);
             sentences(&trace, &mut text);
         }
     }

@@ -21,11 +21,13 @@ fn designs() -> Vec<(String, u32, Scenario)> {
         .lessons
         .iter()
         .flat_map(|lesson| {
-            lesson
-                .variants
-                .iter()
-                .enumerate()
-                .map(|(index, variant)| (lesson.id.clone(), index as u32, variant.scenario.clone()))
+            lesson.designs.iter().enumerate().map(|(index, design)| {
+                (
+                    lesson.id.clone(),
+                    index as u32,
+                    Scenario::clone(&design.scenario),
+                )
+            })
         })
         .collect()
 }
@@ -311,12 +313,12 @@ proptest! {
 
     #[test]
     fn a_lessons_changes_round_trip(
-        variant in 0u32..8,
+        design in 0u32..8,
         switches in switch_strategy(),
         faults in proptest::option::of(proptest::collection::vec(fault_strategy(), 0..6)),
         schedule in proptest::option::of(order_strategy()),
     ) {
-        let shared = Shared::Lesson { variant, changes: Changes::Edits { switches, faults, schedule } };
+        let shared = Shared::Lesson { design, changes: Changes::Edits { switches, faults, schedule } };
         prop_assert_eq!(decode(&encode(&shared)), Ok(shared));
     }
 
@@ -367,7 +369,7 @@ proptest! {
             changed.schedule = Schedule::Explicit { order };
         }
         let changes = Changes::between(original, &changed);
-        let shared = Shared::Lesson { variant: 0, changes };
+        let shared = Shared::Lesson { design: 0, changes };
         let Ok(Shared::Lesson { changes, .. }) = decode(&encode(&shared)) else {
             panic!("the link decodes");
         };
@@ -505,7 +507,7 @@ fn hostile_and_broken_links_are_refused_with_a_reason() {
 #[test]
 fn links_stay_short() {
     let mut longest = (0, String::new());
-    for (id, variant, original) in designs() {
+    for (id, design, original) in designs() {
         // Every switch of the design flipped, and its first fault taken out: more than a
         // learner changes at once.
         let mut changed = original.clone();
@@ -516,7 +518,7 @@ fn links_stay_short() {
             changed.faults.remove(0);
         }
         let code = encode(&Shared::Lesson {
-            variant,
+            design,
             changes: Changes::between(&original, &changed),
         });
         let address = lesson_address(&id, 99, &code);
@@ -530,7 +532,7 @@ fn links_stay_short() {
     );
     assert!(longest.0 < 200, "{longest:?}");
     let one = encode(&Shared::Lesson {
-        variant: 0,
+        design: 0,
         changes: Changes::Edits {
             switches: vec![(Switch::ProviderDedup, true)],
             faults: None,
@@ -579,7 +581,7 @@ fn links_of_the_first_format_still_open() {
     assert_eq!(
         decode(LESSON),
         Ok(Shared::Lesson {
-            variant: 1,
+            design: 1,
             changes: Changes::Edits {
                 switches: vec![(Switch::ProviderDedup, true)],
                 faults: None,

@@ -59,7 +59,11 @@ pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
 /// The SQL of a write in `mode`. Without UNIQUE on `key`, SQLite refuses a conflict target
 /// naming it, so the upsert is written without one: it then never finds a conflict.
 pub(crate) fn write_sql(scenario: &Scenario, mode: WriteMode, table: &str) -> String {
-    let target = if scenario.switches.unique { "(key)" } else { "" };
+    let target = if scenario.switches.unique {
+        "(key)"
+    } else {
+        ""
+    };
     match mode {
         WriteMode::Insert => format!("INSERT INTO {table} (key, value) VALUES (?, ?)"),
         WriteMode::InsertOrIgnore => {

@@ -12,7 +12,7 @@ use crate::text::Text;
 use crate::world::{Effect, JobStatus, Review, World, WriteOutcome};
 
 /// What a step may touch.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct Context<'a> {
     pub world: &'a mut World,
     pub scenario: &'a Scenario,
     pub rng: &'a mut Rng,
@@ -24,7 +24,7 @@ pub(crate) struct Ctx<'a> {
     pub record: bool,
 }
 
-impl Ctx<'_> {
+impl Context<'_> {
     /// A request from the worker to `to` and its reply (`say` gives both); either may be lost.
     /// No message at all when the event is not recorded: nobody would read it.
     pub fn call(
@@ -67,7 +67,12 @@ impl Ctx<'_> {
     /// The review item for a row this run leaves to a person.
     pub fn review(&self, next_action: String) -> Box<Review> {
         Box::new(Review {
-            owner: self.scenario.switches.review_owner.as_deref().map(Text::from),
+            owner: self
+                .scenario
+                .switches
+                .review_owner
+                .as_deref()
+                .map(Text::from),
             next_action: next_action.into(),
         })
     }
@@ -127,7 +132,7 @@ pub(crate) enum Sent {
 /// the step's messages and use of the fault; the caller says what happened and decides what the
 /// run does next. `reply` is what the sink answers when the effect happens.
 pub(crate) fn send_effect(
-    ctx: &mut Ctx,
+    ctx: &mut Context,
     step: &mut Step,
     sink: &'static str,
     key: &Text,
@@ -147,7 +152,7 @@ pub(crate) fn send_effect(
 /// A send the sink recognises as a repeat of one it carried out (a key it keeps): the same
 /// faults as `send_effect`, but the sink answers `reply` and nothing new happens there.
 pub(crate) fn send_kept(
-    ctx: &mut Ctx,
+    ctx: &mut Context,
     step: &mut Step,
     sink: &'static str,
     request: impl FnOnce() -> Label,
@@ -159,7 +164,7 @@ pub(crate) fn send_kept(
 /// A send and the faults it meets; `effect` is what happens at the sink once it arrives, if
 /// anything does.
 fn send(
-    ctx: &mut Ctx,
+    ctx: &mut Context,
     step: &mut Step,
     sink: &'static str,
     effect: Option<Effect>,
@@ -190,7 +195,7 @@ fn send(
 }
 
 /// What a write to the results table did, as the worker saw it.
-pub(crate) enum Written {
+pub(crate) enum RowWritten {
     /// The database was busy: nothing was written.
     Busy,
     /// The statement ran; `lost` when its acknowledgment never reached the worker.
@@ -201,13 +206,13 @@ pub(crate) enum Written {
 /// and a lost acknowledgment (written, but the worker cannot know). Fills in the step's
 /// messages, outcome and use of the fault; the caller decides what the run does next.
 pub(crate) fn write_row(
-    ctx: &mut Ctx,
+    ctx: &mut Context,
     step: &mut Step,
     mode: WriteMode,
     key: &Text,
     value: &Text,
     op: &Text,
-) -> Written {
+) -> RowWritten {
     let request = || Label::Write { key: key.clone() };
     if ctx.fault == Some(FaultKind::Busy) {
         step.fault_used = true;
@@ -215,7 +220,7 @@ pub(crate) fn write_row(
             (request(), Some(Label::Locked))
         });
         step.outcome = Some(Outcome::DatabaseBusy);
-        return Written::Busy;
+        return RowWritten::Busy;
     }
     let unique = ctx.world.table.unique;
     let outcome = ctx.world.write_row(mode, key, value, op);
@@ -226,18 +231,18 @@ pub(crate) fn write_row(
         let write = outcome;
         (request(), Some(Label::WriteDone { write }))
     });
-    step.outcome = Some(Outcome::Written {
+    step.outcome = Some(Outcome::RowWritten {
         write: outcome,
         unique,
         lost,
     });
-    Written::Done { outcome, lost }
+    RowWritten::Done { outcome, lost }
 }
 
 /// The cancel step. The journal row (if any, and not done) becomes `cancelled` when nothing was
 /// started, but `unknown` when a submit of this operation is still in flight or its outcome is
 /// `unresolved`: a cancel stops new work, not a request the provider already has.
-pub(crate) fn cancel_run(ctx: &mut Ctx, op: &str, next: Action, unresolved: bool) -> Step {
+pub(crate) fn cancel_run(ctx: &mut Context, op: &str, next: Action, unresolved: bool) -> Step {
     let before = next;
     let next = next.name();
     let in_flight = ctx

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::effect::{Ctx, Step};
+use crate::effect::{Context, Step};
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::interpret::{Compiled, Start, Task};
@@ -883,7 +883,7 @@ impl Engine {
             .expect("a stepping worker has a task");
         let op = task.op().clone();
         let program = &*self.program;
-        let mut ctx = Ctx {
+        let mut ctx = Context {
             world: &mut self.world,
             scenario: &self.scenario,
             rng: &mut self.rng,

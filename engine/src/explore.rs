@@ -153,7 +153,7 @@ pub struct Report {
 
 /// How far an exploration has got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Progress {
+pub struct SearchProgress {
     pub transitions: u64,
     pub states: u64,
     /// Depth of the search stack (events into the current schedule).
@@ -487,8 +487,8 @@ impl Explorer {
     }
 
     /// How far the search has got.
-    pub fn progress(&self) -> Progress {
-        Progress {
+    pub fn progress(&self) -> SearchProgress {
+        SearchProgress {
             transitions: self.transitions,
             states: self.memo.closed + self.depth as u64,
             depth: self.depth as u32,

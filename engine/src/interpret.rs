@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use crate::block::{Block, Raised, Shape};
 use crate::effect::{
-    cancel_run, send_effect, send_kept, write_row, Ctx, Lost, Sent, Step, Written,
+    cancel_run, send_effect, send_kept, write_row, Context, Lost, Sent, Step, RowWritten,
 };
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind};
@@ -591,7 +591,7 @@ impl Task {
 
     /// Stops because the cancel flag is up: one final step that records what did not begin. A
     /// run whose submit has no answer leaves its row `unknown`, not `cancelled`.
-    pub fn cancel(&mut self, ctx: &mut Ctx, program: &Compiled) -> Step {
+    pub fn cancel(&mut self, ctx: &mut Context, program: &Compiled) -> Step {
         let unresolved = self.uncertain() && !self.regs.flags.has(Flags::EVIDENCE);
         let mut step = cancel_run(ctx, &self.start.op, self.next, unresolved);
         step.line = program.listing.cancel_line;
@@ -599,7 +599,7 @@ impl Task {
     }
 
     /// Takes one step: the line the run rests at.
-    pub fn step(&mut self, ctx: &mut Ctx, program: &Compiled) -> Step {
+    pub fn step(&mut self, ctx: &mut Context, program: &Compiled) -> Step {
         let pc = self.pc;
         let mut step = Step {
             line: program.listing.line_of(pc),
@@ -739,7 +739,7 @@ impl Task {
     fn run_block(
         &mut self,
         block: Block,
-        ctx: &mut Ctx,
+        ctx: &mut Context,
         step: &mut Step,
         program: &Compiled,
     ) -> Then {
@@ -804,13 +804,13 @@ impl Task {
             Block::WriteInsert | Block::WriteInsertOrIgnore | Block::WriteUpsert => {
                 let (key, value, op) = (&self.start.key, &self.start.payload, &self.start.op);
                 match write_row(ctx, step, write_mode(block), key, value, op) {
-                    Written::Busy => Then::Raise(Raised::Busy),
-                    Written::Done { lost: true, .. } => Then::Raise(Raised::Timeout),
-                    Written::Done {
+                    RowWritten::Busy => Then::Raise(Raised::Busy),
+                    RowWritten::Done { lost: true, .. } => Then::Raise(Raised::Timeout),
+                    RowWritten::Done {
                         outcome: WriteOutcome::Conflict,
                         ..
                     } => Then::Raise(Raised::Conflict),
-                    Written::Done { .. } => Then::Next,
+                    RowWritten::Done { .. } => Then::Next,
                 }
             }
             Block::SaveInsert
@@ -961,7 +961,7 @@ impl Task {
 
     /// A return line: the run ends with its result. A result that reports the work done is
     /// held to the effect existing.
-    fn finish(&mut self, ctx: &mut Ctx, step: &mut Step, block: Block) -> Then {
+    fn finish(&mut self, ctx: &mut Context, step: &mut Step, block: Block) -> Then {
         let result = match block {
             Block::ReturnExhausted => match self.regs.class {
                 Some(FailureClass::Temporary) => "gave_up",
@@ -1001,7 +1001,7 @@ impl Task {
         Then::Again
     }
 
-    fn journal_get(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn journal_get(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let row = ctx.world.journal.get(&self.start.op);
         self.regs.row_attempts = row.map(|row| row.attempts);
         let answer = match row {
@@ -1019,7 +1019,7 @@ impl Task {
         Then::Next
     }
 
-    fn journal_insert(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn journal_insert(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let op = self.start.op.clone();
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
         let existed = ctx.world.journal.contains_key(&op);
@@ -1037,7 +1037,7 @@ impl Task {
         Then::Next
     }
 
-    fn lookup(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn lookup(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let key = self.start.key.clone();
         let request = || Label::Lookup { key: key.clone() };
         if matches!(ctx.fault, Some(FaultKind::LoseRequest | FaultKind::Busy)) {
@@ -1086,7 +1086,7 @@ impl Task {
         Then::Next
     }
 
-    fn submit(&mut self, ctx: &mut Ctx, step: &mut Step, program: &Compiled) -> Then {
+    fn submit(&mut self, ctx: &mut Context, step: &mut Step, program: &Compiled) -> Then {
         let op = self.start.op.clone();
         let key = self.start.key.clone();
         let payload = self.start.payload.clone();
@@ -1197,7 +1197,7 @@ impl Task {
     /// attempts left retries, within the deadline, when the handler that catches the error
     /// backs off (`sleep`). The pause is drawn whether or not it is taken, so the RNG stream
     /// does not depend on it.
-    fn after_failure(&mut self, ctx: &mut Ctx, class: FailureClass, program: &Compiled) -> Then {
+    fn after_failure(&mut self, ctx: &mut Context, class: FailureClass, program: &Compiled) -> Then {
         self.regs.class = Some(class);
         let error = match class {
             FailureClass::InvalidInput => return Then::Raise(Raised::Invalid),
@@ -1249,7 +1249,7 @@ impl Task {
     /// run leaves to a person.
     fn mark(
         &mut self,
-        ctx: &mut Ctx,
+        ctx: &mut Context,
         step: &mut Step,
         status: JobStatus,
         handover: Option<(String, String)>,
@@ -1286,7 +1286,7 @@ impl Task {
     /// pipeline, a failure records the stage and keeps the outputs before it.
     fn save(
         &mut self,
-        ctx: &mut Ctx,
+        ctx: &mut Context,
         step: &mut Step,
         block: Block,
         stage: Option<&'static str>,
@@ -1304,13 +1304,13 @@ impl Task {
         let op = self.start.op.clone();
         let written = write_row(ctx, step, write_mode(block), &key, &value, &op);
         let then = match written {
-            Written::Busy => {
+            RowWritten::Busy => {
                 if stage.is_some() {
                     step.outcome = Some(Outcome::WriteBusyOutputKept);
                 }
                 Then::Raise(Raised::Busy)
             }
-            Written::Done {
+            RowWritten::Done {
                 outcome: write,
                 lost: true,
             } => {
@@ -1320,7 +1320,7 @@ impl Task {
                 }
                 Then::Raise(Raised::Timeout)
             }
-            Written::Done { .. } => Then::Next,
+            RowWritten::Done { .. } => Then::Next,
         };
         if let Some(stage) = stage {
             self.stage_done(ctx, stage, &then, Text::fixed("done"));
@@ -1329,7 +1329,7 @@ impl Task {
     }
 
     /// A stage's end: its output kept on success, the stage recorded as failed on an error.
-    fn stage_done(&mut self, ctx: &mut Ctx, stage: &'static str, then: &Then, output: Text) {
+    fn stage_done(&mut self, ctx: &mut Context, stage: &'static str, then: &Then, output: Text) {
         let Some(job) = ctx.world.job_mut(&self.start.op) else {
             return;
         };
@@ -1346,7 +1346,7 @@ impl Task {
     }
 
     /// The first time this run works on its journal row, the row counts an attempt.
-    fn attempt(&mut self, ctx: &mut Ctx) {
+    fn attempt(&mut self, ctx: &mut Context) {
         if self.regs.flags.has(Flags::ATTEMPTED) {
             return;
         }
@@ -1357,7 +1357,7 @@ impl Task {
     }
 
     /// The dedup key into the tracking table, on its own (outside a transaction).
-    fn tracking_insert(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn tracking_insert(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let key = self.start.key.clone();
         let request = || Label::Write { key: key.clone() };
         if ctx.fault == Some(FaultKind::Busy) {
@@ -1393,7 +1393,7 @@ impl Task {
 
     /// `with db.transaction():`: its statements commit together, in this one step. A locked
     /// database rolls all of them back; a lost acknowledgment leaves all of them committed.
-    fn transaction(&mut self, ctx: &mut Ctx, step: &mut Step, program: &Compiled) -> Then {
+    fn transaction(&mut self, ctx: &mut Context, step: &mut Step, program: &Compiled) -> Then {
         let header = self.pc as usize;
         let body = &program.lines[header + 1..program.structure.end[header] as usize];
         let Some(first) = body
@@ -1411,7 +1411,7 @@ impl Task {
             .clone()
             .unwrap_or_else(|| self.start.payload.clone());
         let written = write_row(ctx, step, write_mode(block), &key, &value, &op);
-        let Written::Done { outcome, lost } = written else {
+        let RowWritten::Done { outcome, lost } = written else {
             step.outcome = Some(Outcome::RolledBack);
             return Then::Raise(Raised::Busy);
         };
@@ -1441,7 +1441,7 @@ impl Task {
         }
     }
 
-    fn claim(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn claim(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let key = self.start.key.clone();
         let outcome = ctx.world.write_row(
             WriteMode::InsertOrIgnore,
@@ -1477,7 +1477,7 @@ impl Task {
         Then::Next
     }
 
-    fn charge(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn charge(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let (op, payload, key) = (&self.start.op, &self.start.payload, &self.start.key);
         let receipt = ctx.world.sink_effects("charge", op) + 1;
         let sent = send_effect(
@@ -1513,7 +1513,7 @@ impl Task {
 
     /// The pipeline's read of its journal row: it inserts a pending row if there is none, and
     /// reads what an earlier run left: its result, and which stages kept their output.
-    fn prior_get(&mut self, ctx: &mut Ctx, step: &mut Step, stages: &[&str]) -> Then {
+    fn prior_get(&mut self, ctx: &mut Context, step: &mut Step, stages: &[&str]) -> Then {
         let op = self.start.op.clone();
         let row = ctx
             .world
@@ -1563,7 +1563,7 @@ impl Task {
         Then::Next
     }
 
-    fn call_model(&mut self, ctx: &mut Ctx, step: &mut Step, stage: Option<&'static str>) -> Then {
+    fn call_model(&mut self, ctx: &mut Context, step: &mut Step, stage: Option<&'static str>) -> Then {
         step.flags.resubmitted = self.regs.flags.has(Flags::PRIOR_SUCCESS);
         self.attempt(ctx);
         if matches!(
@@ -1608,7 +1608,7 @@ impl Task {
 
     fn notify_stage(
         &mut self,
-        ctx: &mut Ctx,
+        ctx: &mut Context,
         step: &mut Step,
         guarded: bool,
         stage: Option<&'static str>,
@@ -1658,7 +1658,7 @@ impl Task {
         then
     }
 
-    fn send_email(&mut self, ctx: &mut Ctx, step: &mut Step, logged: bool) -> Then {
+    fn send_email(&mut self, ctx: &mut Context, step: &mut Step, logged: bool) -> Then {
         let key = self.start.key.clone();
         let log_key = Text::from(format!("email:{key}"));
         if logged && ctx.world.tracker.contains_key(&log_key) {
@@ -1680,7 +1680,7 @@ impl Task {
     /// The receipt, through a mail API that keeps each idempotency key it is given (among the
     /// operation's own receipts): a repeat under a kept key sends nothing and answers "already
     /// sent". The key is the operation's: a run whose key changes sends another receipt.
-    fn email_receipt(&mut self, ctx: &mut Ctx, step: &mut Step) -> Then {
+    fn email_receipt(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let key = Text::from(format!("receipt:{}", self.start.key));
         let op = self.start.op.clone();
         let kept = ctx
@@ -1701,7 +1701,7 @@ impl Task {
 
 /// What an email's send did, as the run goes on: refused or lost on the way (nothing sent), sent
 /// with its reply lost (the worker times out), or sent.
-fn emailed(ctx: &mut Ctx, step: &mut Step, sink: &'static str, op: &Text, sent: Sent) -> Then {
+fn emailed(ctx: &mut Context, step: &mut Step, sink: &'static str, op: &Text, sent: Sent) -> Then {
     match sent {
         Sent::NotSent(why) => {
             step.outcome = Some(Outcome::EmailNotSent { why });

@@ -61,7 +61,7 @@ pub use contention::{
 pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
 pub use error::ScenarioError;
 pub use explore::{
-    fault_phrase, Budget, Counterexample, Explorer, Progress, Property, PropertyVerdict, Report,
+    fault_phrase, Budget, Counterexample, Explorer, SearchProgress, Property, PropertyVerdict, Report,
     FAULTS_MAX,
 };
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
@@ -76,9 +76,9 @@ pub use provider::{Found, SubmitReply};
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, fnv1a_bytes, Rng};
 pub use scenario::{
-    canonical_json, Backoff, Switches, FailureClass, Jitter, KeySource, Operation, Payload,
-    ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, WorkerPlan,
-    WriteMode, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
+    canonical_json, Backoff, FailureClass, Jitter, KeySource, Operation, Payload, ProviderConfig,
+    RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, Switches, WorkerPlan, WriteMode,
+    ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
 pub use switch::Switch;
 pub use text::Text;

@@ -89,7 +89,7 @@ pub enum Outcome {
     // ---- tables ----
     /// A write to the results table: "row inserted", "conflict on the key: ...", ..., followed
     /// by ", but the acknowledgment was lost: timeout" when `lost`.
-    Written {
+    RowWritten {
         write: WriteOutcome,
         unique: bool,
         lost: bool,
@@ -152,7 +152,7 @@ pub enum Outcome {
     // ---- ingest ----
     /// "dedup key KEY already committed: skip the write", or "dedup key KEY not seen".
     DedupKey { key: Text, seen: bool },
-    /// A written record: the `Written` sentence, then "; dedup key committed with it" and
+    /// A written record: the `RowWritten` sentence, then "; dedup key committed with it" and
     /// "; readers will filter the duplicate, but it is stored" when they apply.
     Ingested {
         write: WriteOutcome,

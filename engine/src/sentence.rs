@@ -129,7 +129,7 @@ impl Outcome {
             ),
             Outcome::Journal { status } => write!(out, "journal: {}", status.name()),
             Outcome::JournalRejected { why } => write!(out, "journal: failed ({})", why.text()),
-            Outcome::Written {
+            Outcome::RowWritten {
                 write,
                 unique,
                 lost,

@@ -10,9 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lab_engine::{
-    lane_id, Action, Backoff, Switches, Engine, FailureClass, FaultKind, FaultRule, Invariant,
-    Jitter, KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy,
-    Run, Scalar, Scenario, ScenarioError, Schedule, Stop, Trace, WorkerPlan, WorkerState,
+    lane_id, Action, Backoff, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
+    KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run,
+    Scalar, Scenario, ScenarioError, Schedule, Stop, Switches, Trace, WorkerPlan, WorkerState,
     WorkflowKind, World, WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;

@@ -22,14 +22,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a scenario, or each variant of a lesson, and print the trace and the invariants'
+    /// Run a scenario, or each design of a lesson, and print the trace and the invariants'
     /// verdicts.
     Run(RunArgs),
     /// Explore every schedule within K injected faults (of kinds F) and P preemptions, and print
     /// every invariant's verdict and the shortest counterexample as a scenario to replay.
     Explore(ExploreArgs),
     /// Check every lesson in DIR (or one lesson FILE, such as a challenge downloaded from the
-    /// page), exploring each variant within its budget.
+    /// page), exploring each design within its budget.
     Check(CheckArgs),
     /// Print every lesson's tasks, checked, one JSON line each.
     Tasks(LessonsArgs),
@@ -45,7 +45,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// A bare scenario (TOML), or a lesson file, whose variants run in turn.
+    /// A bare scenario (TOML), or a lesson file, whose designs run in turn.
     pub file: PathBuf,
     /// The seed of the engine's random choices, instead of the scenario's.
     #[arg(long, value_name = "N")]
@@ -53,9 +53,9 @@ pub struct RunArgs {
     /// One JSON line per run: the trace, and each event's outcome and labels in words.
     #[arg(long)]
     pub json: bool,
-    /// Only this variant of a lesson.
-    #[arg(long, value_name = "ID")]
-    pub variant: Option<String>,
+    /// Only this design of a lesson (`--variant`, its old name, still works).
+    #[arg(long, value_name = "ID", alias = "variant")]
+    pub design: Option<String>,
     /// Set a design switch before running, as the app's switches do (repeatable).
     #[arg(long = "switch", value_name = "NAME=on|off", value_parser = switch_position)]
     pub switches: Vec<(Switch, bool)>,
@@ -67,11 +67,11 @@ pub struct RunArgs {
 
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
-    /// A bare scenario (TOML), or a lesson file, whose variants are explored in turn.
+    /// A bare scenario (TOML), or a lesson file, whose designs are explored in turn.
     pub file: PathBuf,
-    /// Only this variant of a lesson.
-    #[arg(long, value_name = "ID")]
-    pub variant: Option<String>,
+    /// Only this design of a lesson (`--variant`, its old name, still works).
+    #[arg(long, value_name = "ID", alias = "variant")]
+    pub design: Option<String>,
     /// Injected faults in one run [default: the lesson's budget, else 2].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=i64::from(FAULTS_MAX)))]
     pub faults: Option<u32>,
@@ -82,10 +82,10 @@ pub struct ExploreArgs {
     /// lesson's, else every kind the workflow allows].
     #[arg(long, value_name = "F,F", value_delimiter = ',', value_parser = fault_kind)]
     pub kinds: Option<Vec<FaultKind>>,
-    /// Stop each variant's search after S seconds, and say it is incomplete.
+    /// Stop each design's search after S seconds, and say it is incomplete.
     #[arg(long, value_name = "S")]
     pub seconds: Option<u32>,
-    /// One JSON line per variant: the report.
+    /// One JSON line per design: the report.
     #[arg(long)]
     pub json: bool,
 }

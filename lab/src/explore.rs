@@ -1,6 +1,6 @@
 //! `lab explore`: every schedule of each scenario of a file within a budget of injected faults
 //! and preemptions, reported in the words the checker and the app use (`lab_course::wording`),
-//! or as one JSON line per variant; the shortest counterexample is printed as a scenario to
+//! or as one JSON line per design; the shortest counterexample is printed as a scenario to
 //! replay with `lab run`.
 
 use std::io::Write;
@@ -20,7 +20,7 @@ use crate::target::{at_start, report, scenarios, Target};
 const TRANSITIONS_PER_CHECK: u32 = 20_000;
 
 pub fn explore(args: ExploreArgs) -> ExitCode {
-    let targets = match scenarios(&args.file, args.variant.as_deref()) {
+    let targets = match scenarios(&args.file, args.design.as_deref()) {
         Ok(targets) => targets,
         Err(errors) => return report(&errors),
     };
@@ -92,7 +92,7 @@ fn print_json(target: &Target, found: &Report) -> std::io::Result<()> {
         })
         .collect();
     let line = serde_json::json!({
-        "variant": target.name,
+        "design": target.name,
         "kind": target.kind.as_ref().map(name_of),
         "faults_max": found.faults_max,
         "preemptions_max": found.preemptions_max,

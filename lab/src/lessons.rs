@@ -25,19 +25,19 @@ pub fn check(path: &Path) -> ExitCode {
             for warning in &loaded.warnings {
                 eprintln!("warning: {warning}");
             }
-            let variants: usize = loaded
+            let designs: usize = loaded
                 .course
                 .lessons
                 .iter()
-                .map(|lesson| lesson.variants.len())
+                .map(|lesson| lesson.designs.len())
                 .sum();
             for lesson in &loaded.course.lessons {
                 print_figures(lesson);
             }
             println!(
-                "ok: {} lessons, {} variants, every expectation met, every design explored ({})",
+                "ok: {} lessons, {} designs, every expectation met, every design explored ({})",
                 loaded.course.lessons.len(),
-                variants,
+                designs,
                 dir.display()
             );
             ExitCode::SUCCESS
@@ -65,9 +65,9 @@ fn check_file(path: &Path, checks: authoring::Checks) -> ExitCode {
             }
             print_figures(&lesson);
             println!(
-                "ok: lesson \"{}\", {} variants, every expectation met, every design explored ({}; a course also checks ids and prerequisites across lessons)",
+                "ok: lesson \"{}\", {} designs, every expectation met, every design explored ({}; a course also checks ids and prerequisites across lessons)",
                 lesson.id,
-                lesson.variants.len(),
+                lesson.designs.len(),
                 path.display()
             );
             ExitCode::SUCCESS
@@ -135,7 +135,7 @@ pub fn tasks(dir: &Path) -> ExitCode {
             // browser test finds each block by the name a person reads.
             let texts: serde_json::Map<String, serde_json::Value> = match task {
                 lab_course::Task::Build(build) => {
-                    let scenario = &lesson.variants[step.variant as usize].scenario;
+                    let scenario = &lesson.designs[step.design as usize].scenario;
                     let lines = build.reference.lines.iter().map(|line| line.block);
                     let wrong = build.wrong.iter().flat_map(|wrong| &wrong.program.lines);
                     build
@@ -158,7 +158,7 @@ pub fn tasks(dir: &Path) -> ExitCode {
                 "lesson": lesson.id,
                 "part": index + 1,
                 "title": step.title,
-                "variant": step.variant,
+                "design": step.design,
                 "at": step.at,
                 "predicts": predicts,
                 "task": task,

@@ -1,10 +1,10 @@
 //! `lab`: the native command-line tool of Idempotency Lab. `lab help` lists the commands and
 //! `lab help COMMAND` (or `lab COMMAND --help`) each one's options:
 //!
-//! - `lab run FILE`: runs a scenario file (a bare scenario, or a lesson file, whose variants run
+//! - `lab run FILE`: runs a scenario file (a bare scenario, or a lesson file, whose designs run
 //!   in turn) and prints the trace and the invariant verdicts.
 //! - `lab explore FILE`: explores every schedule of a scenario (or of each of a lesson's
-//!   variants) within a budget of injected faults and preemptions, and prints the verdicts and
+//!   designs) within a budget of injected faults and preemptions, and prints the verdicts and
 //!   the shortest counterexample.
 //! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`), the explorer included.
 //! - `lab tasks [DIR]`: the checked lessons' tasks, one JSON line each.

@@ -1,6 +1,6 @@
 //! Property tests: what `lab run FILE` reads, a bare scenario or a lesson file (the lesson
 //! loader the app's build and `lab check` use), never panics on 10,000 mutated files each. A
-//! file that loads also runs: the scenario validates, or the lesson's variants have run and been
+//! file that loads also runs: the scenario validates, or the lesson's designs have run and been
 //! checked while loading.
 
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ const TOKENS: [&str; 16] = [
     ",",
     "\n",
     "#",
-    "[[variants]]",
+    "[[designs]]",
     "0",
     "-1",
     "4294967296",

@@ -10,7 +10,7 @@ use crate::cli::RunArgs;
 use crate::target::{at_start, report, scenarios, Target};
 
 pub fn run(args: RunArgs) -> ExitCode {
-    let targets = match scenarios(&args.file, args.variant.as_deref()) {
+    let targets = match scenarios(&args.file, args.design.as_deref()) {
         Ok(targets) => targets,
         Err(errors) => return report(&errors),
     };

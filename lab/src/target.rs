@@ -1,58 +1,58 @@
 //! What a file given to `lab run` or `lab explore` holds: one scenario (a bare scenario file) or
-//! one per variant (a lesson file), each with what its lesson says about it; and the lesson
+//! one per design (a lesson file), each with what its lesson says about it; and the lesson
 //! errors, printed with their file, line and column.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use lab_course::authoring::{self, LessonError};
-use lab_course::{Explore, VariantKind};
+use lab_course::{DesignKind, Explore};
 use lab_engine::Scenario;
 
 /// One scenario to run or explore, with what its lesson says about it.
 pub struct Target {
     pub name: String,
     /// `safe` or `unsafe`; `None` for a bare scenario.
-    pub kind: Option<VariantKind>,
+    pub kind: Option<DesignKind>,
     /// The lesson's explore budget for it; `None` for a bare scenario.
     pub explore: Option<Explore>,
     pub scenario: Scenario,
 }
 
-/// A bare scenario file gives one scenario; a lesson file gives one per variant.
-pub fn scenarios(file: &Path, variant: Option<&str>) -> Result<Vec<Target>, Vec<LessonError>> {
+/// A bare scenario file gives one scenario; a lesson file gives one per design.
+pub fn scenarios(file: &Path, design: Option<&str>) -> Result<Vec<Target>, Vec<LessonError>> {
     let text = std::fs::read_to_string(file)
         .map_err(|error| vec![at_start(file, format!("cannot read: {error}"))])?;
-    scenarios_in(file, &text, variant)
+    scenarios_in(file, &text, design)
 }
 
 /// The scenarios of a file's text: `scenarios` without the reading.
 pub fn scenarios_in(
     file: &Path,
     text: &str,
-    variant: Option<&str>,
+    design: Option<&str>,
 ) -> Result<Vec<Target>, Vec<LessonError>> {
     let value: toml::Table = text
         .parse()
         .map_err(|error: toml::de::Error| vec![authoring::toml_error(file, text, &error)])?;
-    if value.contains_key("variants") {
+    if value.contains_key("designs") {
         let dir = file.parent().unwrap_or(Path::new("."));
         let lesson = authoring::lesson_from_text(dir, file, text)?;
         let chosen: Vec<Target> = lesson
-            .variants
+            .designs
             .into_iter()
-            .filter(|candidate| variant.is_none_or(|id| id == candidate.id))
-            .map(|variant| Target {
-                name: format!("{} / {}", lesson.id, variant.id),
-                kind: Some(variant.kind),
-                explore: Some(variant.explore),
-                scenario: variant.scenario,
+            .filter(|candidate| design.is_none_or(|id| id == candidate.id))
+            .map(|design| Target {
+                name: format!("{} / {}", lesson.id, design.id),
+                kind: design.kind,
+                explore: Some(design.explore),
+                scenario: Scenario::clone(&design.scenario),
             })
             .collect();
         if chosen.is_empty() {
             let message = format!(
-                "no variant \"{}\" in this lesson",
-                variant.unwrap_or_default()
+                "no design \"{}\" in this lesson",
+                design.unwrap_or_default()
             );
             return Err(vec![at_start(file, message)]);
         }

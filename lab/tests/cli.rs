@@ -7,11 +7,11 @@ use std::process::{Command, Output};
 
 /// Each command and what its help must name.
 const COMMANDS: [(&str, &[&str]); 7] = [
-    ("run", &["--seed", "--json", "--variant", "--switch"]),
+    ("run", &["--seed", "--json", "--design", "--switch"]),
     (
         "explore",
         &[
-            "--variant",
+            "--design",
             "--faults",
             "--preemptions",
             "--kinds",

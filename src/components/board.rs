@@ -8,6 +8,7 @@
 //! hints one at a time, the last the answer.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::{Build, Wrong};
 use lab_engine::{Block, Invariant, Line, Program, Property, Scenario};
@@ -30,7 +31,7 @@ pub struct BoardProps {
     /// The locked lines, in order: they stay where they are.
     pub locked: Vec<Line>,
     /// The design the program runs in: a block's words name its operations.
-    pub scenario: Rc<Scenario>,
+    pub scenario: Arc<Scenario>,
     pub onchange: Callback<Program>,
     /// Tells two boards on one page apart: their headings' and hints' ids start with it.
     #[prop_or(AttrValue::from("board"))]
@@ -57,7 +58,7 @@ pub struct BoardProps {
 pub struct BuildBoardProps {
     pub build: Rc<Build>,
     /// The design the program runs in: its operations, workers, settings and faults.
-    pub scenario: Rc<Scenario>,
+    pub scenario: Arc<Scenario>,
     /// The lines on the board.
     pub board: Program,
     /// What to build, drawn by the page (a lesson's is trusted HTML; a challenge's, text).
@@ -261,7 +262,7 @@ pub fn Board(props: &BoardProps) -> Html {
             let lines_ref = lines_ref.clone();
             let keys = Rc::clone(&keys);
             let locked = props.locked.clone();
-            let scenario = Rc::clone(scenario);
+            let scenario = Arc::clone(scenario);
             Callback::from(move |event: KeyboardEvent| {
                 let key = event.key();
                 let (board, index) = keys.borrow().now(&drawn, index);
@@ -527,7 +528,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     let oncheck = {
         let status = status.clone();
         let module = Rc::clone(&module);
-        let scenario = Rc::new(with_program(board));
+        let scenario = Arc::new(with_program(board));
         let budget = build.explore.budget();
         let onchecked = props.onchecked.clone();
         Callback::from(move |_: MouseEvent| {
@@ -584,7 +585,7 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
         <div class="board" data-keys="own">
             <p class="prompt">{ props.prompt.clone() }</p>
             <Board board={board.clone()} bank={bank(build, board)} locked={locked_of(&build.start)}
-                scenario={Rc::clone(scenario)} onchange={props.onchange.clone()} />
+                scenario={Arc::clone(scenario)} onchange={props.onchange.clone()} />
             <div class="board-actions">
                 <button type="button" class="primary" onclick={oncheck} disabled={!well_formed || checking}>{ "Check my design" }</button>
                 <button type="button" onclick={onrun} disabled={!well_formed}>{ "Run it in the player" }</button>

@@ -1,7 +1,7 @@
 //! Every design of the lesson side by side, at the same event: the records and what broke.
 
 use lab_course::names::name_of;
-use lab_course::VariantKind;
+use lab_course::DesignKind;
 use lab_engine::Trace;
 use yew::prelude::*;
 
@@ -10,7 +10,7 @@ use crate::components::record_table::RecordTable;
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {
     /// Each design's label, kind (none for a free scenario) and trace.
-    pub designs: Vec<(String, Option<VariantKind>, std::rc::Rc<Trace>)>,
+    pub designs: Vec<(String, Option<DesignKind>, std::rc::Rc<Trace>)>,
     /// The event to compare at (each design clamps it to its own length).
     pub cursor: u32,
     pub operations: Vec<String>,

@@ -331,11 +331,11 @@ mod tests {
     use super::*;
     use lab_engine::{Engine, Trace};
 
-    fn scenario(lesson: &str, variant: &str) -> lab_engine::Scenario {
+    fn scenario(lesson: &str, design: &str) -> lab_engine::Scenario {
         let course = crate::course::course();
         let lesson = course.lesson(lesson).expect("lesson exists");
-        let variant = lesson.variant(variant).expect("variant exists");
-        variant.scenario.clone()
+        let design = lesson.design(design).expect("design exists");
+        lab_engine::Scenario::clone(&design.scenario)
     }
 
     fn trace() -> Trace {

@@ -4,7 +4,7 @@
 //! workflow's switches and fault table), so the forms can only build what the engine accepts.
 //! Each change emits the whole next scenario; the page checks it and rewrites the TOML text.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::names::{by_name, name_of};
 use lab_course::scenario_text;
@@ -45,7 +45,7 @@ fn options<T: Serialize>(values: &[T]) -> Vec<(String, String)> {
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioFormProps {
-    pub scenario: Rc<Scenario>,
+    pub scenario: Arc<Scenario>,
     /// The next scenario, after one change.
     pub onedit: Callback<Scenario>,
     /// The TOML text has errors: the forms wait until it reads again.
@@ -57,7 +57,7 @@ fn edit<T: 'static>(
     props: &ScenarioFormProps,
     apply: impl Fn(&mut Scenario, T) + 'static,
 ) -> Callback<T> {
-    let scenario = Rc::clone(&props.scenario);
+    let scenario = Arc::clone(&props.scenario);
     let onedit = props.onedit.clone();
     Callback::from(move |value: T| {
         let mut next = (*scenario).clone();

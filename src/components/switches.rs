@@ -114,7 +114,7 @@ pub fn Switches(props: &SwitchesProps) -> Html {
             </ul>
             if changed {
                 <p class="custom-note" role="status">
-                    { "You are looking at your own variant of this design; the page's link holds it. " }
+                    { "You are looking at your own design of this design; the page's link holds it. " }
                     <button type="button" onclick={onreset}>{ props.reset_label.clone() }</button>
                 </p>
             }

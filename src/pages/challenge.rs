@@ -7,6 +7,7 @@
 //! one challenge never overwrites another's.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::challenge::{Challenge, Opened};
 use lab_course::share::{decode, Shared};
@@ -190,10 +191,10 @@ fn Room(props: &RoomProps) -> Html {
     let (hints, checks, solved) = saved.as_ref().map_or((0, 0, false), |saved| {
         (saved.hints, saved.checks, saved.solved)
     });
-    let scenario = use_memo((), {
+    let scenario: Arc<Scenario> = Arc::clone(&use_memo((), {
         let scenario = opened.scenario.clone();
-        move |_| scenario
-    });
+        move |_| Arc::new(scenario)
+    }));
     let build: Rc<Build> = use_memo((), {
         let build = opened.build.clone();
         move |_| build
@@ -375,7 +376,7 @@ struct ChallengePlayerProps {
 fn ChallengePlayer(props: &ChallengePlayerProps) -> Html {
     let designs = {
         let scenario = props.scenario.clone();
-        use_memo((), move |_| vec![Design::free("Your program", scenario)])
+        use_memo((), move |_| vec![Design::own("Your program", scenario)])
     };
     let player = use_player(designs, Setup::default());
     {

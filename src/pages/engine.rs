@@ -61,7 +61,7 @@ enum Status {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-struct Run {
+struct Measurement {
     status: Status,
     batches: Vec<Batch>,
     explored: Vec<Explored>,
@@ -75,14 +75,14 @@ enum RunAction {
     Cancel,
 }
 
-impl Reducible for Run {
+impl Reducible for Measurement {
     type Action = RunAction;
 
     fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
         let mut run = (*self).clone();
         match (action, &run.status) {
             (RunAction::Start, _) => {
-                run = Run {
+                run = Measurement {
                     status: Status::Batches,
                     batches: Vec::new(),
                     explored: Vec::new(),
@@ -158,16 +158,16 @@ fn measure_batch(records: u32) -> Result<Batch, String> {
 fn explored_scenario() -> Option<Scenario> {
     let course = crate::course::course();
     let lesson = course.lesson(EXPLORED.0)?;
-    let variant = lesson
-        .variants
+    let design = lesson
+        .designs
         .iter()
-        .find(|variant| variant.id == EXPLORED.1)?;
-    Some(variant.scenario.clone())
+        .find(|design| design.id == EXPLORED.1)?;
+    Some(lab_engine::Scenario::clone(&design.scenario))
 }
 
 #[component]
 pub fn EnginePage() -> Html {
-    let run = use_reducer(|| Run {
+    let run = use_reducer(|| Measurement {
         status: Status::Idle,
         batches: Vec::new(),
         explored: Vec::new(),

@@ -94,7 +94,7 @@ pub fn Home(props: &HomeProps) -> Html {
                         </Link<Route>>
                     </h3>
                     <p>{ lesson.summary.clone() }</p>
-                    <p class="meta">{ format!("{} min · {} designs compared", lesson.minutes, lesson.variants.len()) }</p>
+                    <p class="meta">{ format!("{} min · {} designs compared", lesson.minutes, lesson.designs.len()) }</p>
                     { lesson_progress(progress.lessons.get(&lesson.id)) }
                     { predictions(progress.predictions.get(&lesson.id)) }
                 </li>

@@ -3,6 +3,7 @@
 //! schedule), so opening it restores that state. The embed shows the lab alone.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::share::{decode, encode, Changes, ShareError, Shared};
 use lab_course::{Lesson, Task};
@@ -17,7 +18,7 @@ use crate::components::task::TaskCard;
 use crate::frames::{narrative_at, Frames};
 use crate::pages::not_found::NotFound;
 use crate::player::{
-    absolute, use_player_address, use_player_with, Design, Lab, Part, PlayerAction, PlayerState,
+    absolute, use_player_address, use_player_with, Lab, Part, PlayerAction, PlayerState,
     Prediction, Setup,
 };
 use crate::route::Route;
@@ -63,7 +64,7 @@ type Linked = (
 /// The learner's changes and board a link names, applied to the lesson's designs.
 fn read_changes(lesson: &Lesson, text: &str) -> Result<Linked, ShareError> {
     let (design, board) = match decode(text)? {
-        Shared::Lesson { variant, changes } => (Some((variant, changes)), None),
+        Shared::Lesson { design, changes } => (Some((design, changes)), None),
         Shared::Built {
             part,
             design,
@@ -73,15 +74,12 @@ fn read_changes(lesson: &Lesson, text: &str) -> Result<Linked, ShareError> {
     };
     let custom = match design {
         None => None,
-        Some((variant, changes)) => {
-            let written =
-                lesson
-                    .variants
-                    .get(variant as usize)
-                    .ok_or(ShareError::NoSuchDesign {
-                        variant: variant + 1,
-                    })?;
-            Some((variant as usize, changes.apply(&written.scenario)?))
+        Some((design, changes)) => {
+            let written = lesson
+                .designs
+                .get(design as usize)
+                .ok_or(ShareError::NoSuchDesign { design: design + 1 })?;
+            Some((design as usize, changes.apply(&written.scenario)?))
         }
     };
     Ok((custom, board))
@@ -118,13 +116,13 @@ fn setup_of(
 
 /// The address of a player state.
 fn route_of(lesson: &Lesson, setup: &Setup, embedded: bool) -> Route {
-    let design = setup.custom.as_ref().map(|(variant, scenario)| {
-        let original = &lesson.variants[*variant].scenario;
-        (*variant as u32, Changes::between(original, scenario))
+    let design = setup.custom.as_ref().map(|(design, scenario)| {
+        let original = &lesson.designs[*design].scenario;
+        (*design as u32, Changes::between(original, scenario))
     });
     let changes = match (design, &setup.board) {
         (None, None) => None,
-        (Some((variant, changes)), None) => Some(encode(&Shared::Lesson { variant, changes })),
+        (Some((design, changes)), None) => Some(encode(&Shared::Lesson { design, changes })),
         (design, Some((part, board))) => Some(encode(&Shared::Built {
             part: *part as u32,
             design,
@@ -165,7 +163,7 @@ struct LessonViewProps {
 #[component]
 fn LessonView(props: &LessonViewProps) -> Html {
     let lesson = &props.lesson;
-    let designs = use_memo(lesson.id.clone(), |_| Design::of_lesson(lesson));
+    let designs = use_memo(lesson.id.clone(), |_| lesson.designs.clone());
     let (asked, link_notice) = setup_of(lesson, props.step.as_ref(), props.changes.as_ref());
     let parts = use_memo(lesson.id.clone(), |_| Part::of_lesson(lesson));
     // Predictions answered or skipped before (saved progress): a reload does not ask them again.
@@ -228,7 +226,7 @@ fn LessonView(props: &LessonViewProps) -> Html {
     let full = absolute(&route_of(lesson, &setup, false));
     // A "find the line" task on the part shown turns the code panel's lines into buttons.
     let finding = narrative_at(lesson, frames, frame)
-        .filter(|&index| lesson.steps[index].variant as usize == player.located().0)
+        .filter(|&index| lesson.steps[index].design as usize == player.located().0)
         .filter(|&index| matches!(lesson.steps[index].try_it, Some(Task::FindLine { .. })));
     let onpick = finding.map(|index| {
         let picked = picked.clone();
@@ -290,27 +288,25 @@ fn narrative(
     hidden: bool,
 ) -> Html {
     let frame = player.frame();
-    let (variant, cursor) = player.located();
+    let (design, cursor) = player.located();
     let narrative = narrative_at(lesson, player.frames(), frame)
         .map(|index| (index, lesson.steps[index].clone()));
     let index = narrative.as_ref().map(|(index, _)| *index);
     let prediction = index.and_then(|index| player.predictions().get(&index).copied());
     let task = narrative
         .as_ref()
-        .filter(|(_, step)| step.variant as usize == variant)
+        .filter(|(_, step)| step.design as usize == design)
         .and_then(|(index, step)| step.try_it.clone().map(|task| (*index, task)))
         .map(|(index, task)| task_card(lesson, player, picked, index, task, prediction.is_some()))
         .unwrap_or_default();
     // The part before this one asked to run until an event, and that event is where this part
     // begins: say the task is done, here.
-    let own = player
-        .custom()
-        .is_none_or(|(changed, _)| changed != variant);
+    let own = player.custom().is_none_or(|(changed, _)| changed != design);
     let reached = index
         .and_then(|index| index.checked_sub(1))
         .and_then(|before| match &lesson.steps[before].try_it {
             Some(Task::Until { event, .. })
-                if lesson.steps[before].variant as usize == variant && *event <= cursor && own =>
+                if lesson.steps[before].design as usize == design && *event <= cursor && own =>
             {
                 Some(AttrValue::from(format!(
                     "Done: you ran until event {event}."
@@ -351,15 +347,15 @@ fn task_card(
     task: Task,
     predicted: bool,
 ) -> Html {
-    let (variant, cursor) = player.located();
-    let written = &lesson.variants[variant].scenario;
-    let shown: &lab_engine::Scenario = player.scenario_of(variant);
+    let (design, cursor) = player.located();
+    let written = &lesson.designs[design].scenario;
+    let shown: &lab_engine::Scenario = player.scenario_of(design);
     let dispatcher = player.dispatcher();
     if let Task::Build(build) = &task {
         let build = Rc::new((**build).clone());
         return html! {
             <BuildTask lesson={lesson.id.clone()} part={index} {build} player={player.clone()}
-                scenario={Rc::new(written.clone())} task={task.clone()} />
+                scenario={Arc::clone(written)} task={task.clone()} />
         };
     }
     if let Task::Hunt(hunt) = &task {
@@ -388,7 +384,7 @@ fn task_card(
             let written = written.clone();
             let hunt = Rc::new((**hunt).clone());
             Callback::from(move |(point, fault): (usize, lab_engine::FaultKind)| {
-                let mut changed = written.clone();
+                let mut changed = lab_engine::Scenario::clone(&written);
                 changed
                     .faults
                     .push(lab_course::Hunt::rule(&hunt.points[point], fault));
@@ -405,7 +401,7 @@ fn task_card(
     let done = match &task {
         Task::Flip { switch, on, .. } => switch.get(shown) == *on,
         Task::Inject { fault, .. } => shown.faults.contains(fault),
-        Task::Until { event, .. } => cursor >= *event && shown == written,
+        Task::Until { event, .. } => cursor >= *event && shown == &**written,
         Task::Choose { .. } | Task::FindLine { .. } | Task::Build(_) | Task::Hunt(_) => false,
     };
     let onact = {
@@ -460,7 +456,7 @@ struct BuildTaskProps {
     task: Task,
     player: UseReducerHandle<PlayerState>,
     /// The design as the lesson wrote it: the learner's program runs in it.
-    scenario: Rc<lab_engine::Scenario>,
+    scenario: Arc<lab_engine::Scenario>,
 }
 
 /// A build task's board: as the address has it, else as saved, else as the task starts it. Every
@@ -549,7 +545,7 @@ fn BuildTask(props: &BuildTaskProps) -> Html {
         .collect();
     html! {
         <TaskCard task={props.task.clone()} done={solved}>
-            <BuildBoard build={Rc::clone(&props.build)} scenario={Rc::clone(&props.scenario)} {board}
+            <BuildBoard build={Rc::clone(&props.build)} scenario={Arc::clone(&props.scenario)} {board}
                 {prompt} hints_shown={author_hints} {hints} {solved} {onchange} {onhint} {onsolved} {onopen} {onrun} />
         </TaskCard>
     }

@@ -7,6 +7,7 @@
 //! the address (a reload keeps it) and among the saved drafts, so leaving never loses it.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::challenge::{Challenge, Job, FAULTS_MAX, HINTS_MAX, PREEMPTIONS_MAX};
 use lab_course::share::{decode, encode, encode_within, Shared, LINK_CHARS_MAX};
@@ -66,13 +67,13 @@ fn first_draft() -> Challenge {
         .flat_map(|lesson| {
             lesson.steps.iter().filter_map(|step| match &step.try_it {
                 Some(lab_course::Task::Build(_)) => {
-                    Some(lesson.variants[step.variant as usize].scenario.clone())
+                    Some(lesson.designs[step.design as usize].scenario.clone())
                 }
                 _ => None,
             })
         })
         .next()
-        .unwrap_or_else(|| course.lessons[0].variants[0].scenario.clone());
+        .unwrap_or_else(|| course.lessons[0].designs[0].scenario.clone());
     Challenge::draft(&scenario)
 }
 
@@ -255,7 +256,7 @@ fn Builder(props: &BuilderProps) -> Html {
             }
         }
     };
-    let scenario = Rc::new(scenario);
+    let scenario = Arc::new(scenario);
     // Every change of the answer or the start makes the bank again: what the answer needs
     // beyond the start, and the distractors chosen.
     let with_bank =
@@ -537,7 +538,7 @@ fn Builder(props: &BuilderProps) -> Html {
                 <h2 id="builder-answer">{ "The answer" }</h2>
                 <p class="hint">{ "A program that holds. Learners see it only as the last hint." }</p>
                 <Board id="answer" title="The answer's lines" name="the answer" bank_title="Blocks for the answer" board={draft.reference.clone()}
-                    bank={offered.clone()} locked={Vec::<lab_engine::Line>::new()} scenario={Rc::clone(&scenario)}
+                    bank={offered.clone()} locked={Vec::<lab_engine::Line>::new()} scenario={Arc::clone(&scenario)}
                     onchange={onanswer} ready_words="The answer reads as Python would." />
             </section>
             <section class="builder-section board" aria-labelledby="builder-start">
@@ -548,7 +549,7 @@ fn Builder(props: &BuilderProps) -> Html {
                     <button type="button" onclick={oncopyanswer}>{ "Start from the answer, every line locked" }</button>
                 </div>
                 <Board id="start" title="The starting lines" name="the start" bank_title="Blocks for the start" board={start_program}
-                    bank={offered.clone()} {locked} scenario={Rc::clone(&scenario)} onchange={onstart}
+                    bank={offered.clone()} {locked} scenario={Arc::clone(&scenario)} onchange={onstart}
                     onlock={Some(onlock)} ready_words="The start reads as Python would." />
             </section>
             <section class="builder-section" aria-labelledby="builder-bank">

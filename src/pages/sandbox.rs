@@ -11,6 +11,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use gloo::timers::callback::Timeout;
 use lab_course::scenario_text;
@@ -49,14 +50,15 @@ fn start_options() -> Vec<(String, String)> {
     let course = course();
     let mut options = vec![(BLANK.to_string(), "A blank scenario".to_string())];
     for lesson in &course.lessons {
-        for variant in &lesson.variants {
-            let kind = match variant.kind {
-                lab_course::VariantKind::Safe => "safe",
-                lab_course::VariantKind::Unsafe => "unsafe",
+        for design in &lesson.designs {
+            let kind = match design.kind {
+                Some(lab_course::DesignKind::Safe) => "safe",
+                Some(lab_course::DesignKind::Unsafe) => "unsafe",
+                None => "your own",
             };
             options.push((
-                format!("{}/{}", lesson.id, variant.id),
-                format!("{}: {} ({kind})", lesson.title, variant.label),
+                format!("{}/{}", lesson.id, design.id),
+                format!("{}: {} ({kind})", lesson.title, design.label),
             ));
         }
     }
@@ -68,9 +70,11 @@ fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
     if choice == BLANK {
         return Some(blank(workflow));
     }
-    let (lesson, variant) = choice.split_once('/')?;
+    let (lesson, design) = choice.split_once('/')?;
     let course = course();
-    Some(course.lesson(lesson)?.variant(variant)?.scenario.clone())
+    Some(Scenario::clone(
+        &course.lesson(lesson)?.design(design)?.scenario,
+    ))
 }
 
 /// The scenario and the 1-based step an address's state names.
@@ -90,7 +94,7 @@ fn link_problem(error: &ShareError) -> String {
 
 #[derive(Properties)]
 struct SandboxLabProps {
-    scenario: Rc<Scenario>,
+    scenario: Arc<Scenario>,
     /// Changes with the scenario; the page keys this lab by it.
     revision: u32,
     /// The frame on show, shared with the page so the next lab starts there.
@@ -106,7 +110,7 @@ struct SandboxLabProps {
 impl PartialEq for SandboxLabProps {
     fn eq(&self, other: &Self) -> bool {
         self.revision == other.revision
-            && Rc::ptr_eq(&self.scenario, &other.scenario)
+            && Arc::ptr_eq(&self.scenario, &other.scenario)
             && self.onopen == other.onopen
             && self.onroute == other.onroute
     }
@@ -174,8 +178,8 @@ fn address_state(
 #[component]
 fn SandboxLab(props: &SandboxLabProps) -> Html {
     let designs = {
-        let scenario = Rc::clone(&props.scenario);
-        use_memo((), move |_| vec![Design::free("Your scenario", scenario)])
+        let scenario = Arc::clone(&props.scenario);
+        use_memo((), move |_| vec![Design::own("Your scenario", scenario)])
     };
     let began = now_milliseconds();
     let setup = Setup {
@@ -192,7 +196,7 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         // The address follows the frame once the lab rests; this lab's scenario is encoded once.
         let whole = use_mut_ref(|| None);
         let route_of = {
-            let (scenario, whole) = (Rc::clone(&props.scenario), Rc::clone(&whole));
+            let (scenario, whole) = (Arc::clone(&props.scenario), Rc::clone(&whole));
             Rc::new(move |frame: &u32| {
                 // On the browser's performance timeline as "sandbox-address", for the tests.
                 mark(ADDRESS_MARK);
@@ -229,14 +233,14 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         return html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> };
     }
     let ondownloadtoml = {
-        let scenario = Rc::clone(&props.scenario);
+        let scenario = Arc::clone(&props.scenario);
         Callback::from(move |_: MouseEvent| {
             let text = scenario_text::write(&scenario);
             crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text));
         })
     };
     let onchallenge = {
-        let scenario = Rc::clone(&props.scenario);
+        let scenario = Arc::clone(&props.scenario);
         Callback::from(move |_: MouseEvent| {
             if let Some(navigator) = &navigator {
                 navigator.push(&crate::pages::make_challenge::route_from(&scenario));
@@ -505,12 +509,12 @@ pub fn SandboxPage() -> Html {
                     if let Some(problem) = state.form_error.clone() {
                         <p class="field-problem" role="alert">{ problem }</p>
                     }
-                    <ScenarioForm scenario={Rc::clone(&state.scenario)} {onedit} disabled={state.error.is_some()} />
+                    <ScenarioForm scenario={Arc::clone(&state.scenario)} {onedit} disabled={state.error.is_some()} />
                 </section>
                 <ScenarioText text={Rc::clone(&state.text)} error={state.error.clone()} checked={state.checked}
                     import={state.import.clone()} {ontype} {onimport} {onimportfailed} />
             </div>
-            <SandboxLab key={state.scenario_revision} scenario={Rc::clone(&state.scenario)} revision={state.scenario_revision}
+            <SandboxLab key={state.scenario_revision} scenario={Arc::clone(&state.scenario)} revision={state.scenario_revision}
                 frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} {onroute} />
         </main>
     }

@@ -24,7 +24,7 @@ pub struct ScenarioPageProps {
 
 /// The scenario shown when a link cannot be read: the course's first design.
 fn default_scenario() -> Scenario {
-    course().lessons[0].variants[0].scenario.clone()
+    Scenario::clone(&course().lessons[0].designs[0].scenario)
 }
 
 /// The scenario and the 1-based step a link names.
@@ -55,7 +55,7 @@ pub fn ScenarioPage(props: &ScenarioPageProps) -> Html {
             .as_ref()
             .map(|(scenario, _)| scenario.clone())
             .unwrap_or_else(|_| default_scenario());
-        use_memo((), move |_| vec![Design::free("Shared scenario", first)])
+        use_memo((), move |_| vec![Design::own("Shared scenario", first)])
     };
     let notice = read.as_ref().err().map(|error| {
         format!("This link cannot be shown: {error}. Showing the default scenario instead.")
@@ -93,8 +93,8 @@ pub fn ScenarioPage(props: &ScenarioPageProps) -> Html {
             </main>
         };
     }
-    let (variant, _) = player.located();
-    let scenario = player.scenario_of(variant);
+    let (design, _) = player.located();
+    let scenario = player.scenario_of(design);
     let full = absolute(&route_of(scenario, player.frame(), false));
     let notice = notice.map(|notice| html! { <p class="notice" role="status">{ notice }</p> });
     if props.embedded {

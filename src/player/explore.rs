@@ -4,7 +4,7 @@
 //! worker at once. Its findings are the engine's report, worded by `lab_course::wording` as `lab
 //! explore` and the checker word it; the shortest counterexample opens in the player.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::wording;
 use lab_engine::{Budget, Scenario};
@@ -18,7 +18,7 @@ use crate::worker_module::{self, Module};
 #[derive(Properties)]
 pub struct ExploreProps {
     /// The scenario the lab shows.
-    pub scenario: Rc<Scenario>,
+    pub scenario: Arc<Scenario>,
     /// How far to look: faults, preemptions, transitions.
     pub budget: Budget,
     /// Opens a counterexample: its scenario, and the event that breaks the invariant.
@@ -35,8 +35,8 @@ impl PartialEq for ExploreProps {
 }
 
 /// Whether two shared scenarios are equal, comparing their records only when they are not one.
-fn same_scenario(one: &Rc<Scenario>, other: &Rc<Scenario>) -> bool {
-    Rc::ptr_eq(one, other) || one == other
+fn same_scenario(one: &Arc<Scenario>, other: &Arc<Scenario>) -> bool {
+    Arc::ptr_eq(one, other) || one == other
 }
 
 #[component]

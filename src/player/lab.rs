@@ -5,19 +5,20 @@
 //! event, the diagram the events before it, the scrubber the first markers.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_engine::Scenario;
 use yew::prelude::*;
 
 use crate::components::code_panel::CodePanel;
 use crate::components::compare::Compare;
+use crate::components::design_bar::DesignBar;
 use crate::components::event_card::EventCard;
 use crate::components::invariants::Invariants;
 use crate::components::record_table::RecordTable;
 use crate::components::sequence_diagram::SequenceDiagram;
 use crate::components::stepper::Stepper;
 use crate::components::switches::Switches;
-use crate::components::variant_bar::VariantBar;
 use crate::player::explore::WhatCouldGoWrong;
 use crate::player::shortcuts::Shortcuts;
 use crate::player::state::{PlayerAction, PlayerState};
@@ -94,10 +95,10 @@ pub fn Lab(props: &LabProps) -> Html {
     let speed = use_app().settings.speed;
     let app = use_app_dispatch();
     let designs = player.designs();
-    let (variant, cursor) = player.located();
+    let (design, cursor) = player.located();
     let trace = player.trace();
     let traces = player.traces();
-    let scenario = Rc::clone(player.scenario_of(variant));
+    let scenario = Arc::clone(player.scenario_of(design));
     let current = (cursor > 0).then(|| trace.events[(cursor - 1) as usize].op.as_str());
     let (operations, first) = shown_operations(&scenario, current);
     let total = scenario.operations.len();
@@ -121,7 +122,7 @@ pub fn Lab(props: &LabProps) -> Html {
     let ontogglecompare = send(player, |_: MouseEvent| PlayerAction::ToggleCompare);
     let ondownload = {
         let trace = Rc::clone(&trace);
-        let name = format!("{}-design-{}.json", props.name, variant + 1);
+        let name = format!("{}-design-{}.json", props.name, design + 1);
         Callback::from(move |_: MouseEvent| {
             // The engine's own JSON form (engine/TRACE.md), as `lab run --json` prints it.
             let text = serde_json::to_string(&*trace).map_err(|error| error.to_string());
@@ -152,12 +153,12 @@ pub fn Lab(props: &LabProps) -> Html {
                 <p class="notice" role="status">{ notice.to_string() }</p>
             }
             if several {
-                <VariantBar
-                    variants={designs.iter().map(|design| match player.outcome_hidden() {
+                <DesignBar
+                    designs={designs.iter().map(|design| match player.outcome_hidden() {
                         true => (String::new(), None),
                         false => (design.label.clone(), design.kind),
                     }).collect::<Vec<_>>()}
-                    current={variant as u32}
+                    current={design as u32}
                     custom={player.custom().map(|(index, _)| index as u32)}
                     {starts}
                     ongo={ongo.clone()}
@@ -183,11 +184,11 @@ pub fn Lab(props: &LabProps) -> Html {
                 <CodePanel trace={Rc::clone(&trace)} {cursor} onpick={props.onpick.clone()} picked={props.picked.clone()} />
                 <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
             </div>
-            <WhatCouldGoWrong scenario={Rc::clone(&scenario)} budget={designs[variant].budget.clone()} {onopen} />
+            <WhatCouldGoWrong scenario={Arc::clone(&scenario)} budget={designs[design].explore.budget()} {onopen} />
             if props.switches {
                 <Switches
                     scenario={(*scenario).clone()}
-                    original={(*designs[variant].scenario).clone()}
+                    original={(*designs[design].scenario).clone()}
                     {onflip}
                     {onfault}
                     {onreset}

@@ -4,12 +4,12 @@
 //! How to use it:
 //!
 //! ```ignore
-//! let designs = use_memo(lesson_id, |_| Design::of_lesson(&lesson));  // or vec![Design::free(..)]
+//! let designs = use_memo(lesson_id, |_| lesson.designs.clone());  // or vec![Design::own(..)]
 //! let player = use_player(designs, Setup::default());
 //! html! { <Lab player={player.clone()} name="my-file-prefix" /> }
 //! ```
 //!
-//! - [`Design`]: what the player can show. A lesson gives one per variant
+//! - [`Design`]: what the player can show. A lesson gives one per design
 //!   ([`Design::of_lesson`]), played one after another; a free scenario gives one
 //!   ([`Design::free`]).
 //! - [`Setup`]: where to start: the learner's own scenario for one design (switches flipped,

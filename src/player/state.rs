@@ -1,61 +1,23 @@
 //! The player's whole state as one `Reducible`: the designs and their traces, the learner's own
-//! variant of one design, the frame shown, playback and the small dialogs. The reducer is pure
+//! design of one design, the frame shown, playback and the small dialogs. The reducer is pure
 //! (no IO, no timers, no storage); it runs the engine only when a scenario changes, once.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
-use lab_course::{Lesson, QuestionKind, VariantKind};
-use lab_engine::{Budget, Engine, FaultRule, Scenario, Switch, Trace};
+pub use lab_course::Design;
+use lab_course::{Lesson, QuestionKind};
+use lab_engine::{Engine, FaultRule, Scenario, Switch, Trace};
 use yew::Reducible;
 
 use crate::frames::Frames;
-
-/// One design the player can show: a lesson's variant, or a free scenario.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Design {
-    /// A short name, e.g. "Resubmit blindly".
-    pub label: String,
-    /// Whether the design is meant to show the bug or the fix; `None` for a free scenario.
-    pub kind: Option<VariantKind>,
-    /// Shared, so the panels that take it copy nothing however many records it has.
-    pub scenario: Rc<Scenario>,
-    /// The budget "What could go wrong?" explores within.
-    pub budget: Budget,
-}
-
-impl Design {
-    /// The variants of a lesson, in the order they play.
-    pub fn of_lesson(lesson: &Lesson) -> Vec<Design> {
-        lesson
-            .variants
-            .iter()
-            .map(|variant| Design {
-                label: variant.label.clone(),
-                kind: Some(variant.kind),
-                scenario: Rc::new(variant.scenario.clone()),
-                budget: variant.explore.budget(),
-            })
-            .collect()
-    }
-
-    /// A scenario of the learner's own (the sandbox, a shared scenario), explored with the
-    /// engine's default budget.
-    pub fn free(label: impl Into<String>, scenario: impl Into<Rc<Scenario>>) -> Design {
-        Design {
-            label: label.into(),
-            kind: None,
-            scenario: scenario.into(),
-            budget: Budget::default(),
-        }
-    }
-}
 
 /// One part of a lesson's narrative, as the player needs it: where it starts (a design and the
 /// cursor in its run) and whether it asks the learner to predict what happens next.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {
-    pub variant: usize,
+    pub design: usize,
     pub at: u32,
     pub predicts: bool,
 }
@@ -67,7 +29,7 @@ impl Part {
             .steps
             .iter()
             .map(|step| Part {
-                variant: step.variant as usize,
+                design: step.design as usize,
                 at: step.at,
                 predicts: step
                     .questions
@@ -146,7 +108,7 @@ pub struct PlayerState {
     /// Each design's own trace, run once when the player is made.
     base: Vec<Rc<Trace>>,
     /// The learner's own scenario for one design, and its trace.
-    custom: Option<(usize, Rc<Scenario>, Rc<Trace>)>,
+    custom: Option<(usize, Arc<Scenario>, Rc<Trace>)>,
     frames: Frames,
     frame: u32,
     playing: bool,
@@ -230,18 +192,18 @@ impl PlayerState {
     /// the run the player is.
     pub fn part(&self) -> Option<usize> {
         let here = self.located();
-        if let (Some((part, _)), Some((variant, _, _))) = (&self.board, &self.custom) {
+        if let (Some((part, _)), Some((design, _, _))) = (&self.board, &self.custom) {
             let own = self
                 .parts
                 .get(*part)
-                .is_some_and(|part| part.variant == here.0);
-            if own && *variant == here.0 {
+                .is_some_and(|part| part.design == here.0);
+            if own && *design == here.0 {
                 return Some(*part);
             }
         }
         self.parts
             .iter()
-            .rposition(|part| (part.variant, part.at) <= here)
+            .rposition(|part| (part.design, part.at) <= here)
     }
 
     /// The part whose prediction holds Next back, once the learner pressed it.
@@ -271,7 +233,7 @@ impl PlayerState {
             .iter()
             .enumerate()
             .map(|(index, trace)| match &self.custom {
-                Some((variant, _, mine)) if *variant == index => Rc::clone(mine),
+                Some((design, _, mine)) if *design == index => Rc::clone(mine),
                 _ => Rc::clone(trace),
             })
             .collect()
@@ -292,22 +254,22 @@ impl PlayerState {
 
     /// The trace of the design on show.
     pub fn trace(&self) -> Rc<Trace> {
-        let (variant, _) = self.located();
-        self.trace_of(variant)
+        let (design, _) = self.located();
+        self.trace_of(design)
     }
 
-    fn trace_of(&self, variant: usize) -> Rc<Trace> {
+    fn trace_of(&self, design: usize) -> Rc<Trace> {
         match &self.custom {
-            Some((index, _, mine)) if *index == variant => Rc::clone(mine),
-            _ => Rc::clone(&self.base[variant]),
+            Some((index, _, mine)) if *index == design => Rc::clone(mine),
+            _ => Rc::clone(&self.base[design]),
         }
     }
 
     /// The scenario of a design as shown (the learner's, if they changed it).
-    pub fn scenario_of(&self, variant: usize) -> &Rc<Scenario> {
+    pub fn scenario_of(&self, design: usize) -> &Arc<Scenario> {
         match &self.custom {
-            Some((index, scenario, _)) if *index == variant => scenario,
-            _ => &self.designs[variant].scenario,
+            Some((index, scenario, _)) if *index == design => scenario,
+            _ => &self.designs[design].scenario,
         }
     }
 
@@ -315,7 +277,7 @@ impl PlayerState {
     pub fn custom(&self) -> Option<(usize, &Scenario)> {
         self.custom
             .as_ref()
-            .map(|(variant, scenario, _)| (*variant, &**scenario))
+            .map(|(design, scenario, _)| (*design, &**scenario))
     }
 
     /// What a link must hold to show exactly this.
@@ -323,7 +285,7 @@ impl PlayerState {
         Setup {
             custom: self
                 .custom()
-                .map(|(variant, scenario)| (variant, (*scenario).clone())),
+                .map(|(design, scenario)| (design, (*scenario).clone())),
             frame: self.frame,
             board: self
                 .board()
@@ -440,20 +402,20 @@ impl PlayerState {
     /// Shows `custom` (or the designs as written, for `None`), at the frame `at` picks in the
     /// new frames. Runs the engine only for a scenario not already shown.
     fn show(mut self, custom: Option<(usize, Scenario)>, at: impl Fn(&Frames) -> u32) -> Self {
-        let custom = custom.filter(|(variant, scenario)| {
-            *variant < self.designs.len() && *scenario != *self.designs[*variant].scenario
+        let custom = custom.filter(|(design, scenario)| {
+            *design < self.designs.len() && *scenario != *self.designs[*design].scenario
         });
         self.notice = None;
         let next = match custom {
             None => None,
-            Some((variant, scenario)) => match &self.custom {
-                Some((index, shown, trace)) if *index == variant && **shown == scenario => {
-                    Some((variant, Rc::clone(shown), Rc::clone(trace)))
+            Some((design, scenario)) => match &self.custom {
+                Some((index, shown, trace)) if *index == design && **shown == scenario => {
+                    Some((design, Arc::clone(shown), Rc::clone(trace)))
                 }
                 _ => {
                     self.runs += 1;
                     match Engine::run(scenario.clone()) {
-                        Ok(trace) => Some((variant, Rc::new(scenario), Rc::new(trace))),
+                        Ok(trace) => Some((design, Arc::new(scenario), Rc::new(trace))),
                         Err(error) => {
                             // The learner keeps what they had; the notice says why.
                             self.notice =
@@ -473,9 +435,9 @@ impl PlayerState {
     /// Changes the scenario of the design on show, staying at the same event (or the last one
     /// the new run has).
     fn change(self, scenario: Scenario) -> PlayerState {
-        let (variant, cursor) = self.located();
-        self.show(Some((variant, scenario)), move |frames| {
-            frames.start_of(variant) + cursor.min(frames.events_of(variant))
+        let (design, cursor) = self.located();
+        self.show(Some((design, scenario)), move |frames| {
+            frames.start_of(design) + cursor.min(frames.events_of(design))
         })
     }
 
@@ -511,8 +473,8 @@ impl Reducible for PlayerState {
             }
             PlayerAction::Seek(frame) => state.seek(frame),
             PlayerAction::SeekEvent(event) => {
-                let (variant, _) = state.located();
-                let frame = state.frames.frame(variant, event);
+                let (design, _) = state.located();
+                let frame = state.frames.frame(design, event);
                 state.seek(frame)
             }
             PlayerAction::TogglePlay => {
@@ -536,14 +498,14 @@ impl Reducible for PlayerState {
                 state
             }
             PlayerAction::FlipSwitch(switch) => {
-                let (variant, _) = state.located();
-                let scenario = state.scenario_of(variant);
+                let (design, _) = state.located();
+                let scenario = state.scenario_of(design);
                 let flipped = switch.set(scenario, !switch.get(scenario));
                 state.change(flipped)
             }
             PlayerAction::ToggleFault(rule) => {
-                let (variant, _) = state.located();
-                let mut scenario = (**state.scenario_of(variant)).clone();
+                let (design, _) = state.located();
+                let mut scenario = (**state.scenario_of(design)).clone();
                 match scenario
                     .faults
                     .iter()
@@ -556,7 +518,7 @@ impl Reducible for PlayerState {
                         // A design's own fault goes back to its place, so switching it off and
                         // on again is the design as written; the learner's own come after.
                         scenario.faults.push(rule);
-                        let written = &state.designs[variant].scenario.faults;
+                        let written = &state.designs[design].scenario.faults;
                         scenario.faults.sort_by_key(|rule| {
                             written
                                 .iter()
@@ -568,9 +530,9 @@ impl Reducible for PlayerState {
                 state.change(scenario)
             }
             PlayerAction::Reset => {
-                let (variant, cursor) = state.located();
+                let (design, cursor) = state.located();
                 state.show(None, move |frames| {
-                    frames.start_of(variant) + cursor.min(frames.events_of(variant))
+                    frames.start_of(design) + cursor.min(frames.events_of(design))
                 })
             }
             PlayerAction::Load(setup) => {
@@ -579,9 +541,9 @@ impl Reducible for PlayerState {
                 state
             }
             PlayerAction::OpenCounterexample { scenario, event } => {
-                let (variant, _) = state.located();
-                let mut state = state.show(Some((variant, scenario)), move |frames| {
-                    frames.frame(variant, event)
+                let (design, _) = state.located();
+                let mut state = state.show(Some((design, scenario)), move |frames| {
+                    frames.frame(design, event)
                 });
                 state.playing = false;
                 state
@@ -635,7 +597,7 @@ mod tests {
 
     fn player(id: &str) -> Rc<PlayerState> {
         Rc::new(PlayerState::new(
-            Rc::new(Design::of_lesson(&lesson(id))),
+            Rc::new(lesson(id).designs.clone()),
             Setup::default(),
         ))
     }
@@ -703,7 +665,7 @@ mod tests {
     fn lesson_player(id: &str) -> Rc<PlayerState> {
         let lesson = lesson(id);
         Rc::new(
-            PlayerState::new(Rc::new(Design::of_lesson(&lesson)), Setup::default())
+            PlayerState::new(Rc::new(lesson.designs.clone()), Setup::default())
                 .with_parts(Rc::new(Part::of_lesson(&lesson))),
         )
     }
@@ -787,7 +749,7 @@ mod tests {
     fn a_counterexample_opens_at_its_event() {
         let state = player("lost-reply");
         let design = &state.designs()[0];
-        let report = lab_engine::Explorer::run((*design.scenario).clone(), design.budget.clone())
+        let report = lab_engine::Explorer::run((*design.scenario).clone(), design.explore.budget())
             .expect("explores");
         let counterexample = report.counterexample.expect("the unsafe design breaks");
         let opened = reduce(
@@ -797,8 +759,8 @@ mod tests {
                 event: counterexample.events,
             },
         );
-        let (variant, cursor) = opened.located();
-        assert_eq!((variant, cursor), (0, counterexample.events));
+        let (design, cursor) = opened.located();
+        assert_eq!((design, cursor), (0, counterexample.events));
         let trace = opened.trace();
         assert!(
             !trace.events[cursor as usize - 1].broke.is_empty(),

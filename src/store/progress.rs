@@ -122,8 +122,8 @@ impl Default for Progress {
 impl Progress {
     /// The progress after visiting `step` of `total` in `lesson`, or `None` when the visit changes
     /// nothing or cannot be counted (step 0 or past the total, an empty lesson, a bad id, or a
-    /// new lesson past the cap). `now_ms` is when the visit happened.
-    pub fn visited(&self, lesson: &str, step: u32, total: u32, now_ms: u64) -> Option<Progress> {
+    /// new lesson past the cap). `now_milliseconds` is when the visit happened.
+    pub fn visited(&self, lesson: &str, step: u32, total: u32, now_milliseconds: u64) -> Option<Progress> {
         let before = self.lessons.get(lesson).copied();
         let countable = (1..=total).contains(&step)
             && total <= STEPS_MAX
@@ -146,7 +146,7 @@ impl Progress {
         let mut next = self.clone();
         next.lessons.insert(lesson.to_string(), entry);
         next.last = last;
-        next.last_ms = Some(now_ms);
+        next.last_ms = Some(now_milliseconds);
         Some(next)
     }
 

@@ -97,7 +97,7 @@ pub fn RecordVisit(props: &RecordVisitProps) -> Html {
                 lesson: lesson.to_string(),
                 step: *step,
                 total: *total,
-                now_ms: js_sys::Date::now() as u64,
+                now_milliseconds: js_sys::Date::now() as u64,
             });
         },
     );

@@ -34,7 +34,7 @@ pub enum AppAction {
         step: u32,
         total: u32,
         /// When, in milliseconds since 1970: read by the caller, so the reducer stays pure.
-        now_ms: u64,
+        now_milliseconds: u64,
     },
     /// The learner answered, or skipped, the prediction of `part` (1-based) of a lesson.
     Predicted {
@@ -123,8 +123,8 @@ impl Reducible for AppState {
                 lesson,
                 step,
                 total,
-                now_ms,
-            } => match self.progress.visited(&lesson, step, total, now_ms) {
+                now_milliseconds,
+            } => match self.progress.visited(&lesson, step, total, now_milliseconds) {
                 Some(progress) => self.with_progress(progress),
                 None => self,
             },

@@ -37,7 +37,7 @@ const EVERY_KIND = 'lose_request,lose_reply,timeout,busy,crash,deliver_twice,sta
 
 /** What `lab explore` reports for the review lesson's safe design at K faults, P = 2. */
 function nativeExploration(faults) {
-  const line = lab(['explore', 'lessons/17-review.toml', '--variant', 'safe', '--faults', String(faults), '--preemptions', '2', '--kinds', EVERY_KIND, '--json']);
+  const line = lab(['explore', 'lessons/17-review.toml', '--design', 'safe', '--faults', String(faults), '--preemptions', '2', '--kinds', EVERY_KIND, '--json']);
   return JSON.parse(line.split('\n')[0]);
 }
 

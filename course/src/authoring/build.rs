@@ -18,7 +18,7 @@ use crate::names::by_name;
 /// The build task, compiled; with `here.explore`, every promise is held to the explorer
 /// ([`BuildTask::judge`]), and every listed wrong arrangement must break.
 pub(crate) fn compile_build(file: &BuildFile, here: &Here) -> Result<(Task, Vec<String>), String> {
-    let scenario = &here.variant.scenario;
+    let scenario = &here.design.scenario;
     let offered = scenario.workflow.offered();
     let start = start_lines(&file.start)?;
     let reference =
@@ -27,7 +27,7 @@ pub(crate) fn compile_build(file: &BuildFile, here: &Here) -> Result<(Task, Vec<
     let explore = file
         .explore
         .clone()
-        .unwrap_or_else(|| here.variant.explore.clone());
+        .unwrap_or_else(|| here.design.explore.clone());
     let task = BuildTask {
         scenario,
         blocks: &file.blocks,

@@ -1,4 +1,4 @@
-//! Checking: each variant against its kind, its expectations and its explore budget; the
+//! Checking: each design against its kind, its expectations and its explore budget; the
 //! course's order and prerequisites. (A step's place, questions and task are compiled and checked
 //! in `steps` and `task`.)
 
@@ -9,37 +9,37 @@ use lab_engine::{Invariant, Trace};
 
 use super::error::{at, LessonError};
 use super::files::{ManifestFile, MANIFEST};
-use crate::model::{BreakAt, Explore, Lesson, Section, Variant, VariantKind};
+use crate::model::{BreakAt, Design, DesignKind, Explore, Lesson, Section};
 use crate::names::by_name;
 use crate::wording;
 
-/// Holds the variant to its kind over every schedule within its explore budget.
-pub fn check_explored(variant: &Variant) -> Vec<String> {
-    let name = &variant.id;
-    let budget = variant.explore.budget();
-    let within = explore_text(&variant.explore);
-    let report = match lab_engine::Explorer::run(variant.scenario.clone(), budget) {
+/// Holds the design to its kind over every schedule within its explore budget.
+pub fn check_explored(design: &Design) -> Vec<String> {
+    let name = &design.id;
+    let budget = design.explore.budget();
+    let within = explore_text(&design.explore);
+    let report = match lab_engine::Explorer::run((*design.scenario).clone(), budget) {
         Ok(report) => report,
-        Err(error) => return vec![format!("variant \"{name}\": explore: {error}")],
+        Err(error) => return vec![format!("design \"{name}\": explore: {error}")],
     };
     let explored = wording::figures(&report);
     if !report.complete {
         return vec![format!(
-            "variant \"{name}\": within {within}, {explored}. {}: lower the budget or shorten the scenario",
+            "design \"{name}\": within {within}, {explored}. {}: lower the budget or shorten the scenario",
             wording::extent(&report, false)
         )];
     }
-    match (variant.kind, &report.counterexample) {
-        (VariantKind::Safe, Some(found)) => {
+    match (design.kind, &report.counterexample) {
+        (Some(DesignKind::Safe), Some(found)) => {
             let broke: Vec<&str> = found.broke.iter().map(|invariant| invariant.id()).collect();
             vec![format!(
-                "variant \"{name}\" is safe but the explorer breaks {} within {within}. {} Fix the design, or set the explore budget the design really promises (and say so in the lesson)",
+                "design \"{name}\" is safe but the explorer breaks {} within {within}. {} Fix the design, or set the explore budget the design really promises (and say so in the lesson)",
                 broke.join(", "),
                 wording::conclusion(&report)
             )]
         }
-        (VariantKind::Unsafe, None) => vec![format!(
-            "variant \"{name}\" is unsafe but within {within}, {explored}. {} Raise the budget so the explorer finds the bug",
+        (Some(DesignKind::Unsafe), None) => vec![format!(
+            "design \"{name}\" is unsafe but within {within}, {explored}. {} Raise the budget so the explorer finds the bug",
             wording::conclusion(&report)
         )],
         _ => Vec::new(),
@@ -64,22 +64,22 @@ pub fn explore_text(explore: &Explore) -> String {
     text
 }
 
-/// What the variant's run must show; each mismatch is one message.
-pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
+/// What the design's run must show; each mismatch is one message.
+pub fn check_design(design: &Design, trace: &Trace) -> Vec<String> {
     let mut problems = Vec::new();
-    let name = &variant.id;
-    for unmet in variant.expect.unmet(trace) {
-        problems.push(format!("variant \"{name}\": {unmet}"));
+    let name = &design.id;
+    for unmet in design.expect.unmet(trace) {
+        problems.push(format!("design \"{name}\": {unmet}"));
     }
     if trace.stop == lab_engine::Stop::StepCap {
         problems.push(format!(
-            "variant \"{name}\": the run was cut off by step_cap = {} before every worker finished; raise step_cap or shorten the scenario",
-            variant.scenario.step_cap
+            "design \"{name}\": the run was cut off by step_cap = {} before every worker finished; raise step_cap or shorten the scenario",
+            design.scenario.step_cap
         ));
     }
     if trace.stop == lab_engine::Stop::TimeLimit {
         problems.push(format!(
-            "variant \"{name}\": the clock reached its limit (u32::MAX ticks) before every worker finished; shorten the back-offs or the delays"
+            "design \"{name}\": the clock reached its limit (u32::MAX ticks) before every worker finished; shorten the back-offs or the delays"
         ));
     }
     let broken: Vec<&lab_engine::Verdict> = trace
@@ -87,11 +87,11 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
         .iter()
         .filter(|verdict| verdict.broken_at.is_some())
         .collect();
-    for (id, where_) in &variant.expect.breaks {
+    for (id, where_) in &design.expect.breaks {
         let invariant: Invariant = match by_name("invariant", id) {
             Ok(invariant) => invariant,
             Err(message) => {
-                problems.push(format!("variant \"{name}\": {message}"));
+                problems.push(format!("design \"{name}\": {message}"));
                 continue;
             }
         };
@@ -102,23 +102,23 @@ pub fn check_variant(variant: &Variant, trace: &Trace) -> Vec<String> {
         match (where_, actual) {
             (BreakAt::Anywhere(false), None) => {}
             (BreakAt::Anywhere(false), Some(actual)) => problems.push(format!(
-                "variant \"{name}\": expected {id} to hold (breaks = false), but it breaks at event {actual}"
+                "design \"{name}\": expected {id} to hold (breaks = false), but it breaks at event {actual}"
             )),
-            (_, None) => problems.push(format!("variant \"{name}\": expected {id} to break, but it holds throughout")),
+            (_, None) => problems.push(format!("design \"{name}\": expected {id} to break, but it holds throughout")),
             (BreakAt::Event(event), Some(actual)) if *event != actual => problems.push(format!(
-                "variant \"{name}\": expected {id} to break at event {event}, but it breaks at event {actual}"
+                "design \"{name}\": expected {id} to break at event {event}, but it breaks at event {actual}"
             )),
             _ => {}
         }
     }
-    match variant.kind {
-        VariantKind::Unsafe if broken.is_empty() => problems.push(format!(
-            "variant \"{name}\" is unsafe but breaks no invariant: an unsafe design must really show its bug"
+    match design.kind {
+        Some(DesignKind::Unsafe) if broken.is_empty() => problems.push(format!(
+            "design \"{name}\" is unsafe but breaks no invariant: an unsafe design must really show its bug"
         )),
-        VariantKind::Safe => {
+        Some(DesignKind::Safe) => {
             for verdict in broken {
                 problems.push(format!(
-                    "variant \"{name}\" is safe but {} breaks at event {}: {}",
+                    "design \"{name}\" is safe but {} breaks at event {}: {}",
                     verdict.invariant.id(),
                     verdict.broken_at.unwrap_or(0),
                     verdict.detail.clone().unwrap_or_default()

@@ -1,5 +1,5 @@
 //! Cursor resolution: a step's `at` (an index, "start"/"end", or an action, fault or broken
-//! invariant) to a position in its variant's trace.
+//! invariant) to a position in its design's trace.
 
 use lab_engine::{Invariant, Trace};
 
@@ -54,7 +54,7 @@ pub(crate) fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
             .iter()
             .find(|verdict| verdict.invariant == invariant)
             .and_then(|verdict| verdict.broken_at)
-            .ok_or_else(|| format!("{id} never breaks in this variant"));
+            .ok_or_else(|| format!("{id} never breaks in this design"));
     }
     if let Some(nth) = point.fault {
         return trace
@@ -63,7 +63,7 @@ pub(crate) fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
             .filter(|event| event.fault.is_some())
             .nth(nth.saturating_sub(1) as usize)
             .map(|event| event.index)
-            .ok_or_else(|| format!("this variant has fewer than {nth} faults"));
+            .ok_or_else(|| format!("this design has fewer than {nth} faults"));
     }
     if let Some(action) = point.action {
         return trace
@@ -74,7 +74,7 @@ pub(crate) fn point_event(point: &Point, trace: &Trace) -> Result<u32, String> {
             .map(|event| event.index)
             .ok_or_else(|| {
                 format!(
-                    "{} happens fewer than {} times in this variant",
+                    "{} happens fewer than {} times in this design",
                     action.name(),
                     point.nth
                 )

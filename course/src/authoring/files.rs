@@ -4,7 +4,7 @@ use lab_engine::Action;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::model::{Expect, QuestionKind, TryExpect, VariantKind};
+use crate::model::{DesignKind, Expect, QuestionKind, TryExpect};
 
 /// The manifest's file name inside the lessons folder.
 pub const MANIFEST: &str = "course.toml";
@@ -33,16 +33,18 @@ pub(crate) struct LessonFile {
     pub(crate) minutes: Spanned<u32>,
     #[serde(default)]
     pub(crate) prerequisites: Vec<Spanned<String>>,
-    /// The base scenario every variant starts from.
+    /// The base scenario every design starts from.
     pub(crate) scenario: toml::Table,
-    /// The explorer's budget for every variant: `explore = { faults = 2 }`.
+    /// The explorer's budget for every design: `explore = { faults = 2 }`.
     #[serde(default)]
     pub(crate) explore: Option<Spanned<ExploreFile>>,
-    pub(crate) variants: Vec<VariantFile>,
+    /// Read under its old name too (`[[variants]]`, format version 1's word).
+    #[serde(alias = "variants")]
+    pub(crate) designs: Vec<DesignFile>,
     pub(crate) steps: Vec<StepFile>,
 }
 
-/// `explore = { faults = N, preemptions = N, kinds = [...] }`; a variant's fields override the
+/// `explore = { faults = N, preemptions = N, kinds = [...] }`; a design's fields override the
 /// lesson's, field by field.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -57,16 +59,16 @@ pub(crate) struct ExploreFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct VariantFile {
+pub(crate) struct DesignFile {
     pub(crate) id: Spanned<String>,
     pub(crate) label: String,
-    pub(crate) kind: VariantKind,
+    pub(crate) kind: DesignKind,
     /// Overrides merged into the base scenario (tables merge, everything else replaces).
     #[serde(default)]
     pub(crate) scenario: toml::Table,
     #[serde(default)]
     pub(crate) expect: Option<Spanned<Expect>>,
-    /// Overrides the lesson's `explore` for this variant.
+    /// Overrides the lesson's `explore` for this design.
     #[serde(default)]
     pub(crate) explore: Option<Spanned<ExploreFile>>,
 }
@@ -75,9 +77,9 @@ pub(crate) struct VariantFile {
 #[serde(deny_unknown_fields)]
 pub(crate) struct StepFile {
     pub(crate) title: String,
-    /// The variant id; default the first.
-    #[serde(default)]
-    pub(crate) variant: Option<Spanned<String>>,
+    /// The design id; default the first. Read under its old name too (`variant`).
+    #[serde(default, alias = "variant")]
+    pub(crate) design: Option<Spanned<String>>,
     pub(crate) at: Spanned<At>,
     pub(crate) text: String,
     #[serde(default)]
@@ -229,7 +231,7 @@ pub(crate) struct BuildFile {
     /// The faults under which they must hold. Default: the design's own `explore`.
     #[serde(default)]
     pub(crate) explore: Option<crate::model::Explore>,
-    /// What the program's own run must still do (the form of a variant's `expect`). Default:
+    /// What the program's own run must still do (the form of a design's `expect`). Default:
     /// nothing more than holding.
     #[serde(default)]
     pub(crate) expect: crate::model::Expect,
@@ -282,7 +284,7 @@ pub(crate) struct FindLineFile {
     pub(crate) explain: String,
 }
 
-/// Where in a variant's trace a step applies.
+/// Where in a design's trace a step applies.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 pub(crate) enum At {

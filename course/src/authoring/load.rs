@@ -1,4 +1,4 @@
-//! Loading: the manifest and every lesson file, each variant merged and run, the course in order.
+//! Loading: the manifest and every lesson file, each design merged and run, the course in order.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -8,15 +8,15 @@ use lab_engine::{Engine, Trace};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::check::{check_explored, check_prerequisites, check_variant, order};
+use super::check::{check_design, check_explored, check_prerequisites, order};
 use super::error::{at, LessonError};
-use super::files::{ExploreFile, LessonFile, ManifestFile, VariantFile, MANIFEST};
+use super::files::{DesignFile, ExploreFile, LessonFile, ManifestFile, MANIFEST};
 use super::minutes::estimate;
 use super::options::{longest_correct, longest_warning};
 use super::steps::compile_steps;
-use crate::model::{Course, Explore, Lesson, Variant, FORMAT_VERSION};
+use crate::model::{Course, Design, Explore, Lesson, FORMAT_VERSION};
 
-/// A loaded course and, for each lesson, the trace of each variant (the checker needs them; so do
+/// A loaded course and, for each lesson, the trace of each design (the checker needs them; so do
 /// the tests), with what the checker warns about but accepts.
 pub struct Loaded {
     pub course: Course,
@@ -43,10 +43,10 @@ pub fn load(dir: &Path) -> Result<Loaded, Vec<LessonError>> {
     load_with(dir, Checks::default())
 }
 
-/// The checks that cost more than running each variant once.
+/// The checks that cost more than running each design once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Checks {
-    /// Run the exhaustive explorer on every variant within its `explore` budget: a safe design
+    /// Run the exhaustive explorer on every design within its `explore` budget: a safe design
     /// must break no invariant in any schedule, an unsafe one must break one in some schedule.
     pub explore: bool,
     /// Explore every build task: its reference, its wrong arrangements and every arrangement
@@ -210,7 +210,7 @@ pub fn check_lesson_text(
     compile(dir, path, text, checks).map(|compiled| (compiled.lesson, compiled.warnings))
 }
 
-/// One lesson file into a compiled lesson, with each variant run and checked.
+/// One lesson file into a compiled lesson, with each design run and checked.
 fn compile(
     dir: &Path,
     path: &Path,
@@ -219,39 +219,39 @@ fn compile(
 ) -> Result<Compiled, Vec<LessonError>> {
     let file: LessonFile = parse(path, text).map_err(|error| vec![error])?;
     let mut errors = Vec::new();
-    let mut variants = Vec::new();
+    let mut designs = Vec::new();
     let mut traces = Vec::new();
     let mut seen = BTreeSet::new();
-    for variant in &file.variants {
-        let span = variant.id.span().start;
-        if !seen.insert(variant.id.get_ref().clone()) {
+    for design in &file.designs {
+        let span = design.id.span().start;
+        if !seen.insert(design.id.get_ref().clone()) {
             errors.push(at(
                 path,
                 text,
                 span,
-                format!("variant id \"{}\" is used twice", variant.id.get_ref()),
+                format!("design id \"{}\" is used twice", design.id.get_ref()),
             ));
             continue;
         }
-        let explore = match explore_budget(file.explore.as_ref(), variant.explore.as_ref()) {
+        let explore = match explore_budget(file.explore.as_ref(), design.explore.as_ref()) {
             Ok(explore) => explore,
             Err((offset, message)) => {
                 errors.push(at(path, text, offset, message));
                 continue;
             }
         };
-        match run_variant(&file.scenario, variant, explore) {
+        match run_variant(&file.scenario, design, explore) {
             Ok((compiled, trace)) => {
-                let expect_offset = variant
+                let expect_offset = design
                     .expect
                     .as_ref()
                     .map(|expect| expect.span().start)
                     .unwrap_or(span);
-                for message in check_variant(&compiled, &trace) {
+                for message in check_design(&compiled, &trace) {
                     errors.push(at(path, text, expect_offset, message));
                 }
                 if checks.explore {
-                    let explore_offset = variant
+                    let explore_offset = design
                         .explore
                         .as_ref()
                         .or(file.explore.as_ref())
@@ -261,18 +261,18 @@ fn compile(
                         errors.push(at(path, text, explore_offset, message));
                     }
                 }
-                variants.push(compiled);
+                designs.push(compiled);
                 traces.push(trace);
             }
             Err(message) => errors.push(at(path, text, span, message)),
         }
     }
-    if variants.is_empty() && errors.is_empty() {
+    if designs.is_empty() && errors.is_empty() {
         errors.push(at(
             path,
             text,
             0,
-            "a lesson needs at least one [[variants]] entry".into(),
+            "a lesson needs at least one [[designs]] entry".into(),
         ));
     }
     let mut warnings = Vec::new();
@@ -280,7 +280,7 @@ fn compile(
         path,
         text,
         &file,
-        (&variants, &traces),
+        (&designs, &traces),
         checks.explore || checks.build,
         &mut errors,
         &mut warnings,
@@ -324,7 +324,7 @@ fn compile(
             .map(Spanned::into_inner)
             .collect(),
         file: relative,
-        variants,
+        designs,
         steps,
     };
     Ok(Compiled {
@@ -336,14 +336,14 @@ fn compile(
     })
 }
 
-/// The variant's explore budget: its own fields, else the lesson's, else the defaults.
+/// The design's explore budget: its own fields, else the lesson's, else the defaults.
 fn explore_budget(
     lesson: Option<&Spanned<ExploreFile>>,
-    variant: Option<&Spanned<ExploreFile>>,
+    design: Option<&Spanned<ExploreFile>>,
 ) -> Result<Explore, (usize, String)> {
     let empty = ExploreFile::default();
     let lesson_file = lesson.map(Spanned::get_ref).unwrap_or(&empty);
-    let variant_file = variant.map(Spanned::get_ref).unwrap_or(&empty);
+    let variant_file = design.map(Spanned::get_ref).unwrap_or(&empty);
     let defaults = Explore::default();
     let explore = Explore {
         faults: variant_file
@@ -361,7 +361,7 @@ fn explore_budget(
             .unwrap_or(defaults.kinds),
     };
     if explore.faults > lab_engine::FAULTS_MAX {
-        let offset = variant
+        let offset = design
             .filter(|file| file.get_ref().faults.is_some())
             .or(lesson)
             .map(|file| file.span().start)
@@ -378,29 +378,29 @@ fn explore_budget(
 
 fn run_variant(
     base: &toml::Table,
-    variant: &VariantFile,
+    design: &DesignFile,
     explore: Explore,
-) -> Result<(Variant, Trace), String> {
+) -> Result<(Design, Trace), String> {
     let mut merged = base.clone();
-    merge(&mut merged, &variant.scenario);
+    merge(&mut merged, &design.scenario);
     let scenario: lab_engine::Scenario =
         toml::Value::Table(merged)
             .try_into()
             .map_err(|error: toml::de::Error| {
                 format!(
-                    "variant \"{}\": scenario: {}",
-                    variant.id.get_ref(),
+                    "design \"{}\": scenario: {}",
+                    design.id.get_ref(),
                     error.message()
                 )
             })?;
     let trace = Engine::run(scenario.clone())
-        .map_err(|error| format!("variant \"{}\": scenario: {error}", variant.id.get_ref()))?;
-    let compiled = Variant {
-        id: variant.id.get_ref().clone(),
-        label: variant.label.clone(),
-        kind: variant.kind,
-        scenario,
-        expect: variant
+        .map_err(|error| format!("design \"{}\": scenario: {error}", design.id.get_ref()))?;
+    let compiled = Design {
+        id: design.id.get_ref().clone(),
+        label: design.label.clone(),
+        kind: Some(design.kind),
+        scenario: scenario.into(),
+        expect: design
             .expect
             .as_ref()
             .map(|expect| expect.get_ref().clone())

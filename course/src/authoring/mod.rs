@@ -8,14 +8,14 @@
 //!    name). The Markdown rendering is the crate's `markdown`, which the second module shares.
 //! 2. [`cursor`] (a step's place in a trace), [`minutes`] (the honest length), [`options`] (an
 //!    answer given away by its length).
-//! 3. [`check`] (each variant against its kind, expectations and explore budget; the course's
+//! 3. [`check`] (each design against its kind, expectations and explore budget; the course's
 //!    order and prerequisites).
 //! 4. [`task`] (what a step asks the learner to do, each task kind held to the outcome it
 //!    promises), then [`build`] (a build task compiled: its Parsons board and its wrong
 //!    arrangements; its promises are the crate's `build_task`, which the challenge builder
 //!    shares).
 //! 5. [`steps`] (each step compiled: its place, questions, addresses and task).
-//! 6. [`load`] (reading the files, running each variant, and all of the above in turn).
+//! 6. [`load`] (reading the files, running each design, and all of the above in turn).
 
 mod build;
 mod check;
@@ -31,7 +31,7 @@ mod task;
 pub use crate::build_task::HOLD_SHARE_WARNING_PERCENT;
 pub use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 pub use crate::rich::unsafe_address;
-pub use check::{check_explored, check_variant, explore_text};
+pub use check::{check_design, check_explored, explore_text};
 pub use error::LessonError;
 pub use files::MANIFEST;
 pub use load::{

@@ -11,14 +11,14 @@ use super::error::{at, LessonError};
 use super::files::{LessonFile, StepFile, TryFile};
 use super::task::{compile_task, Here};
 use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
-use crate::model::{Choice, Question, Step, Variant};
+use crate::model::{Choice, Design, Question, Step};
 
 /// Every step of the lesson file, compiled; each problem is pushed to `errors` at its place.
 pub(crate) fn compile_steps(
     path: &Path,
     text: &str,
     file: &LessonFile,
-    (variants, traces): (&[Variant], &[Trace]),
+    (designs, traces): (&[Design], &[Trace]),
     explore: bool,
     errors: &mut Vec<LessonError>,
     warnings: &mut Vec<LessonError>,
@@ -33,19 +33,17 @@ pub(crate) fn compile_steps(
     }
     let mut steps = Vec::new();
     let mut previous = (0, 0);
-    let positions = positions(file, variants, traces);
+    let positions = positions(file, designs, traces);
     for (number, step) in file.steps.iter().enumerate() {
-        let variant = match &step.variant {
+        let design = match &step.design {
             None => Some(0),
             Some(id) => {
-                let found = variants
-                    .iter()
-                    .position(|variant| &variant.id == id.get_ref());
+                let found = designs.iter().position(|design| &design.id == id.get_ref());
                 if found.is_none() {
                     let known: Vec<&str> =
-                        variants.iter().map(|variant| variant.id.as_str()).collect();
+                        designs.iter().map(|design| design.id.as_str()).collect();
                     let message = format!(
-                        "step \"{}\" names variant \"{}\"; known: {}",
+                        "step \"{}\" names design \"{}\"; known: {}",
                         step.title,
                         id.get_ref(),
                         known.join(", ")
@@ -55,16 +53,16 @@ pub(crate) fn compile_steps(
                 found
             }
         };
-        let Some(variant) = variant.filter(|&index| index < traces.len()) else {
+        let Some(design) = design.filter(|&index| index < traces.len()) else {
             continue;
         };
         let offset = step.at.span().start;
-        match resolve(step.at.get_ref(), &traces[variant]) {
+        match resolve(step.at.get_ref(), &traces[design]) {
             Ok(cursor) => {
-                let here = (variant as u32, cursor);
+                let here = (design as u32, cursor);
                 if here < previous {
                     let message = format!(
-                        "step \"{}\" is at {:?} but the step before it is at {:?}: steps must follow the trace in order (variant, cursor)",
+                        "step \"{}\" is at {:?} but the step before it is at {:?}: steps must follow the trace in order (design, cursor)",
                         step.title, here, previous
                     );
                     errors.push(at(path, text, offset, message));
@@ -86,9 +84,9 @@ pub(crate) fn compile_steps(
                     .and_then(|later| later.iter().flatten().next().copied());
                 let try_it = step.try_it.as_ref().and_then(|try_it| {
                     let here = Here {
-                        variant: &variants[variant],
-                        index: variant as u32,
-                        trace: &traces[variant],
+                        design: &designs[design],
+                        index: design as u32,
+                        trace: &traces[design],
                         cursor,
                         next,
                         explore,
@@ -116,7 +114,7 @@ pub(crate) fn compile_steps(
                 steps.push(Step {
                     title: step.title.clone(),
                     html: markdown(&step.text),
-                    variant: variant as u32,
+                    design: design as u32,
                     at: cursor,
                     questions,
                     try_it,
@@ -133,19 +131,19 @@ pub(crate) fn compile_steps(
     steps
 }
 
-/// Each step's (variant index, cursor), where it resolves (errors are reported by the caller).
-fn positions(file: &LessonFile, variants: &[Variant], traces: &[Trace]) -> Vec<Option<(u32, u32)>> {
+/// Each step's (design index, cursor), where it resolves (errors are reported by the caller).
+fn positions(file: &LessonFile, designs: &[Design], traces: &[Trace]) -> Vec<Option<(u32, u32)>> {
     file.steps
         .iter()
         .map(|step| {
-            let variant = match &step.variant {
+            let design = match &step.design {
                 None => 0,
-                Some(id) => variants
+                Some(id) => designs
                     .iter()
-                    .position(|variant| &variant.id == id.get_ref())?,
+                    .position(|design| &design.id == id.get_ref())?,
             };
-            let cursor = resolve(step.at.get_ref(), traces.get(variant)?).ok()?;
-            Some((variant as u32, cursor))
+            let cursor = resolve(step.at.get_ref(), traces.get(design)?).ok()?;
+            Some((design as u32, cursor))
         })
         .collect()
 }

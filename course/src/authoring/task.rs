@@ -11,13 +11,13 @@ use super::files::{
     ChooseFile, FindLineFile, HuntFile, InjectFile, StepFile, TaskOptionFile, TryFile,
 };
 use crate::markdown::{inline_markdown, plain_text};
-use crate::model::{Change, Hunt, QuestionKind, Task, TaskOption, TryExpect, Variant};
+use crate::model::{Change, Design, Hunt, QuestionKind, Task, TaskOption, TryExpect};
 use crate::names::{by_name, name_of};
 
 /// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
 /// the place of the next step that resolves.
 pub(crate) struct Here<'a> {
-    pub(crate) variant: &'a Variant,
+    pub(crate) design: &'a Design,
     /// The design's index in the lesson.
     pub(crate) index: u32,
     pub(crate) trace: &'a Trace,
@@ -35,7 +35,7 @@ pub(crate) struct Here<'a> {
 pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Result<Task, String> {
     match file {
         TryFile::Flip(flip) => {
-            let scenario = &here.variant.scenario;
+            let scenario: &Scenario = &here.design.scenario;
             let switches = scenario.workflow.switches();
             if !switches.contains(&flip.switch) {
                 let known: Vec<String> = switches.iter().map(name_of).collect();
@@ -67,8 +67,8 @@ pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Resu
                     here.cursor
                 ));
             }
-            if let Some((variant, cursor)) = here.next {
-                if variant == here.index && event > cursor {
+            if let Some((design, cursor)) = here.next {
+                if design == here.index && event > cursor {
                     return Err(format!(
                         "until names event {event}, past the next step (after event {cursor}): the learner would leave this step before reaching it; name an earlier event or move the next step"
                     ));
@@ -87,7 +87,7 @@ pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Resu
 }
 
 fn compile_inject(inject: &InjectFile, step: &StepFile, here: &Here) -> Result<Task, String> {
-    let scenario = &here.variant.scenario;
+    let scenario: &Scenario = &here.design.scenario;
     if !step
         .questions
         .iter()
@@ -202,7 +202,7 @@ fn change_of(option: &TaskOptionFile) -> Result<Change, String> {
 /// Each option's design is run: the right one gives the promised outcome, every other does not,
 /// and each still reaches the step's event (choosing keeps the lab there).
 fn check_designs(options: &[TaskOption], expect: TryExpect, here: &Here) -> Result<(), String> {
-    let scenario = &here.variant.scenario;
+    let scenario: &Scenario = &here.design.scenario;
     for option in options {
         if let Change::Switch { switch, .. } = option.change {
             if !scenario.workflow.switches().contains(&switch) {
@@ -275,7 +275,7 @@ fn check_policies(options: &[TaskOption], contention: &Contention) -> Result<(),
 /// faults of the hunt's kinds that strike there, and is fair: at least one placement breaks (the
 /// named invariant, when it names one). Every placement is run, and counted.
 fn compile_hunt(file: &HuntFile, here: &Here) -> Result<Task, String> {
-    let scenario = &here.variant.scenario;
+    let scenario: &Scenario = &here.design.scenario;
     if here.trace.first_broken().is_some() {
         return Err("a hunt starts from a design that holds, but this design's own run already breaks an invariant".into());
     }

@@ -50,7 +50,7 @@ pub enum Shared {
     /// itself (`#/lesson/ID/STEP/CHANGES`), readable.
     Lesson {
         /// The design changed (its index in the lesson).
-        variant: u32,
+        design: u32,
         changes: Changes,
     },
     /// A scenario of the learner's own (the sandbox's), at a step (1-based).
@@ -181,7 +181,7 @@ mod first {
 
     #[derive(Deserialize)]
     enum Shared {
-        Lesson { variant: u32, changes: Changes },
+        Lesson { design: u32, changes: Changes },
         Scenario { scenario: String, step: u32 },
     }
 
@@ -208,8 +208,8 @@ mod first {
                 scenario: whole(&scenario)?,
                 step,
             },
-            Shared::Lesson { variant, changes } => super::Shared::Lesson {
-                variant,
+            Shared::Lesson { design, changes } => super::Shared::Lesson {
+                design,
                 changes: match changes {
                     Changes::Edits {
                         switches,

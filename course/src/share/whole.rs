@@ -29,8 +29,8 @@ pub enum ShareError {
     TooLarge { max: usize },
     #[error("the link was made by another version of the lab (link format {found}; this lab reads format {expected})")]
     WrongVersion { found: u8, expected: u8 },
-    #[error("the link names design {variant}, which this lesson does not have")]
-    NoSuchDesign { variant: u32 },
+    #[error("the link names design {design}, which this lesson does not have")]
+    NoSuchDesign { design: u32 },
     #[error("the link's scenario cannot run: {0}")]
     Invalid(String),
 }

@@ -1,26 +1,26 @@
 //! The designs this lesson compares, in the order they play; the current one is marked.
 
 use lab_course::names::name_of;
-use lab_course::VariantKind;
+use lab_course::DesignKind;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
-pub struct VariantBarProps {
-    /// Each variant's label and kind (none for a free scenario).
-    pub variants: Vec<(String, Option<VariantKind>)>,
+pub struct DesignBarProps {
+    /// Each design's label and kind (none for a free scenario).
+    pub designs: Vec<(String, Option<DesignKind>)>,
     pub current: u32,
     /// The design the learner changed with the switches, if any.
     #[prop_or_default]
     pub custom: Option<u32>,
-    /// The first frame of each variant.
+    /// The first frame of each design.
     pub starts: Vec<u32>,
     pub ongo: Callback<u32>,
 }
 
 #[component]
-pub fn VariantBar(props: &VariantBarProps) -> Html {
+pub fn DesignBar(props: &DesignBarProps) -> Html {
     let items = props
-        .variants
+        .designs
         .iter()
         .enumerate()
         .map(|(index, (label, kind))| {
@@ -33,7 +33,7 @@ pub fn VariantBar(props: &VariantBarProps) -> Html {
                 <li>
                     <button
                         type="button"
-                        class={classes!("variant", badge.clone(), current.then_some("current"))}
+                        class={classes!("design", badge.clone(), current.then_some("current"))}
                         aria-current={current.then_some("step")}
                         {onclick}
                     >
@@ -54,7 +54,7 @@ pub fn VariantBar(props: &VariantBarProps) -> Html {
             }
         });
     html! {
-        <nav class="variant-bar" aria-label="Designs in this lesson">
+        <nav class="design-bar" aria-label="Designs in this lesson">
             <ol>{ for items }</ol>
         </nav>
     }
