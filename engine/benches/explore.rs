@@ -6,35 +6,18 @@ use std::time::Instant;
 
 use lab_engine::{Budget, Explorer, Scenario};
 
-/// Lesson 17's base scenario with its `safe` variant's overrides merged in.
-fn largest() -> Scenario {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../lessons/17-review.toml");
-    let lesson: toml::Table = std::fs::read_to_string(path)
-        .expect("lesson 17")
-        .parse()
-        .expect("valid TOML");
-    let mut scenario = lesson["scenario"].as_table().expect("[scenario]").clone();
-    let variant = lesson["variants"]
-        .as_array()
-        .expect("variants")
-        .iter()
-        .find(|variant| variant["id"].as_str() == Some("safe"))
-        .expect("a safe variant");
-    if let Some(over) = variant.get("scenario").and_then(toml::Value::as_table) {
-        merge(&mut scenario, over);
-    }
-    toml::Value::Table(scenario).try_into().expect("a scenario")
-}
+// The bench reads only a design's scenario of what the tests read.
+#[allow(dead_code)]
+#[path = "../tests/lessons/mod.rs"]
+mod lessons;
 
-fn merge(base: &mut toml::Table, over: &toml::Table) {
-    for (key, value) in over {
-        match (base.get_mut(key), value) {
-            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
-            _ => {
-                base.insert(key.clone(), value.clone());
-            }
-        }
-    }
+/// Lesson 17's `safe` design: the lesson's scenario with the design's tables merged in.
+fn largest() -> Scenario {
+    lessons::lessons()
+        .into_iter()
+        .find(|design| design.name == "review / safe")
+        .expect("lesson 17's safe design")
+        .scenario
 }
 
 /// Runs of each exploration; the fastest counts (the first also warms caches and the

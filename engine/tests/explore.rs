@@ -8,122 +8,17 @@
 use std::path::PathBuf;
 
 use lab_engine::{
-    Budget, Engine, Explorer, FaultKind, Invariant, Operation, Payload, Property, Run, Scalar,
+    Budget, Engine, Explorer, Operation, Payload, Property, Run, Scalar,
     Scenario, Schedule, WorkerPlan, WorkflowKind,
 };
 
 mod brute;
+mod lessons;
 
 use brute::compare;
+use lessons::lessons;
 
 // ---- lessons, read without the course crate (tables merge, as the authoring side does) ----
-
-struct LessonVariant {
-    name: String,
-    kind: String,
-    scenario: Scenario,
-    budget: Budget,
-    /// Invariants the lesson says break (`expect.breaks` entries other than `false`).
-    breaks: Vec<Invariant>,
-}
-
-fn merge(base: &mut toml::Table, over: &toml::Table) {
-    for (key, value) in over {
-        match (base.get_mut(key), value) {
-            (Some(toml::Value::Table(into)), toml::Value::Table(from)) => merge(into, from),
-            _ => {
-                base.insert(key.clone(), value.clone());
-            }
-        }
-    }
-}
-
-fn budget(explore: &toml::Table) -> Budget {
-    let number = |key: &str, default: u32| {
-        explore
-            .get(key)
-            .and_then(toml::Value::as_integer)
-            .map_or(default, |value| value as u32)
-    };
-    let kinds = explore.get("kinds").map(|kinds| {
-        kinds
-            .clone()
-            .try_into::<Vec<FaultKind>>()
-            .expect("kinds are fault names")
-    });
-    Budget {
-        faults_max: number("faults", 2),
-        preemptions_max: number("preemptions", 2),
-        kinds: kinds.filter(|kinds| !kinds.is_empty()),
-        ..Budget::default()
-    }
-}
-
-fn lessons() -> Vec<LessonVariant> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lessons");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("lessons folder")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
-        .filter(|path| path.file_name().is_some_and(|name| name != "course.toml"))
-        .collect();
-    files.sort();
-    let mut found = Vec::new();
-    for file in files {
-        let lesson: toml::Table = std::fs::read_to_string(&file)
-            .expect("readable")
-            .parse()
-            .expect("valid TOML");
-        let base = lesson["scenario"].as_table().expect("[scenario]").clone();
-        let lesson_explore = lesson
-            .get("explore")
-            .and_then(toml::Value::as_table)
-            .cloned()
-            .unwrap_or_default();
-        for variant in lesson["variants"].as_array().expect("variants") {
-            let variant = variant.as_table().expect("a variant table");
-            let mut scenario = base.clone();
-            if let Some(over) = variant.get("scenario").and_then(toml::Value::as_table) {
-                merge(&mut scenario, over);
-            }
-            let mut explore = lesson_explore.clone();
-            if let Some(over) = variant.get("explore").and_then(toml::Value::as_table) {
-                merge(&mut explore, over);
-            }
-            let breaks = variant
-                .get("expect")
-                .and_then(|expect| expect.get("breaks"))
-                .and_then(toml::Value::as_table)
-                .map(|breaks| {
-                    breaks
-                        .iter()
-                        .filter(|(_, at)| at.as_bool() != Some(false))
-                        .map(|(id, _)| {
-                            Invariant::ALL
-                                .into_iter()
-                                .find(|invariant| invariant.id() == id)
-                                .expect("a known invariant")
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            found.push(LessonVariant {
-                name: format!(
-                    "{} / {}",
-                    lesson["id"].as_str().expect("id"),
-                    variant["id"].as_str().expect("variant id")
-                ),
-                kind: variant["kind"].as_str().expect("kind").to_string(),
-                scenario: toml::Value::Table(scenario)
-                    .try_into()
-                    .expect("a valid scenario"),
-                budget: budget(&explore),
-                breaks,
-            });
-        }
-    }
-    found
-}
 
 #[test]
 fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_replays() {
