@@ -72,8 +72,8 @@ fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
 fn an_unsafe_design_that_does_not_break_is_an_error() {
     let dir = course_with("unsafe", |text| {
         text.replace(
-            "scenario = { design = { reconcile = false }, provider = { dedup = false } }",
-            "scenario = { design = { reconcile = false }, provider = { dedup = true } }",
+            "scenario = { switches = { reconcile = false }, provider = { dedup = false } }",
+            "scenario = { switches = { reconcile = false }, provider = { dedup = true } }",
         )
     });
     let found = errors(&dir);
@@ -445,4 +445,22 @@ fn a_hunt_never_offers_a_fault_the_design_already_has() {
         }
     }
     assert!(hunts >= 1, "the course has a hunt");
+}
+
+/// A lesson written in the old words (`[[variants]]`, a step's `variant = "ID"`, a scenario's
+/// `design = {...}` for its switches) compiles to the same lesson as in the new ones.
+#[test]
+fn a_lesson_in_the_old_words_reads_as_in_the_new() {
+    let path = lessons_dir().join("03-side-effect-keys.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    let old = text
+        .replace("[[designs]]", "[[variants]]")
+        .replace("[designs.", "[variants.")
+        .replace("\ndesign = \"", "\nvariant = \"")
+        .replace("{ switches = {", "{ design = {")
+        .replace("\nswitches = {", "\ndesign = {");
+    assert_ne!(old, text, "the lesson uses the new words");
+    let new = authoring::lesson_from_text(&lessons_dir(), &path, &text).expect("the lesson loads");
+    let was = authoring::lesson_from_text(&lessons_dir(), &path, &old).expect("the old words load");
+    assert_eq!(was, new);
 }

@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use crate::block::{Block, Raised, Shape};
 use crate::effect::{
-    cancel_run, send_effect, send_kept, write_row, Context, Lost, Sent, Step, RowWritten,
+    cancel_run, send_effect, send_kept, write_row, Context, Lost, RowWritten, Sent, Step,
 };
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind};
@@ -1197,7 +1197,12 @@ impl Task {
     /// attempts left retries, within the deadline, when the handler that catches the error
     /// backs off (`sleep`). The pause is drawn whether or not it is taken, so the RNG stream
     /// does not depend on it.
-    fn after_failure(&mut self, ctx: &mut Context, class: FailureClass, program: &Compiled) -> Then {
+    fn after_failure(
+        &mut self,
+        ctx: &mut Context,
+        class: FailureClass,
+        program: &Compiled,
+    ) -> Then {
         self.regs.class = Some(class);
         let error = match class {
             FailureClass::InvalidInput => return Then::Raise(Raised::Invalid),
@@ -1563,7 +1568,12 @@ impl Task {
         Then::Next
     }
 
-    fn call_model(&mut self, ctx: &mut Context, step: &mut Step, stage: Option<&'static str>) -> Then {
+    fn call_model(
+        &mut self,
+        ctx: &mut Context,
+        step: &mut Step,
+        stage: Option<&'static str>,
+    ) -> Then {
         step.flags.resubmitted = self.regs.flags.has(Flags::PRIOR_SUCCESS);
         self.attempt(ctx);
         if matches!(

@@ -61,8 +61,8 @@ pub use contention::{
 pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
 pub use error::ScenarioError;
 pub use explore::{
-    fault_phrase, Budget, Counterexample, Explorer, SearchProgress, Property, PropertyVerdict, Report,
-    FAULTS_MAX,
+    fault_phrase, Budget, Counterexample, Explorer, Property, PropertyVerdict, Report,
+    SearchProgress, FAULTS_MAX,
 };
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};
 pub use few::Few;

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use lab_engine::{
-    Budget, Engine, Explorer, Operation, Payload, Property, Run, Scalar,
-    Scenario, Schedule, WorkerPlan, WorkflowKind,
+    Budget, Engine, Explorer, Operation, Payload, Property, Run, Scalar, Scenario, Schedule,
+    WorkerPlan, WorkflowKind,
 };
 
 mod brute;
@@ -22,16 +22,16 @@ use lessons::lessons;
 
 #[test]
 fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_replays() {
-    let mut unsafe_variants = 0;
+    let mut unsafe_designs = 0;
     let mut replayed = 0;
-    for variant in lessons() {
-        let report = Explorer::run(variant.scenario.clone(), variant.budget.clone())
-            .unwrap_or_else(|error| panic!("{}: {error}", variant.name));
-        assert!(report.complete, "{}: the search was cut", variant.name);
-        if variant.kind == "unsafe" {
-            unsafe_variants += 1;
-            assert!(report.counterexample.is_some(), "{}", variant.name);
-            for invariant in &variant.breaks {
+    for design in lessons() {
+        let report = Explorer::run(design.scenario.clone(), design.budget.clone())
+            .unwrap_or_else(|error| panic!("{}: {error}", design.name));
+        assert!(report.complete, "{}: the search was cut", design.name);
+        if design.kind == "unsafe" {
+            unsafe_designs += 1;
+            assert!(report.counterexample.is_some(), "{}", design.name);
+            for invariant in &design.breaks {
                 let verdict = report
                     .properties
                     .iter()
@@ -40,7 +40,7 @@ fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_rep
                 assert!(
                     !verdict.holds,
                     "{}: the lesson says {} breaks, the explorer did not find it",
-                    variant.name,
+                    design.name,
                     invariant.id()
                 );
             }
@@ -48,7 +48,7 @@ fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_rep
             assert!(
                 report.counterexample.is_none(),
                 "{}: a safe design breaks within its budget",
-                variant.name
+                design.name
             );
         }
         for verdict in &report.properties {
@@ -67,18 +67,18 @@ fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_rep
                 broken_at,
                 Some(example.events),
                 "{}: the replay of {} breaks it elsewhere ({})",
-                variant.name,
+                design.name,
                 invariant.id(),
                 example.description
             );
             let event = &trace.events[example.events as usize - 1];
-            assert_eq!(event.broke, example.broke, "{}", variant.name);
+            assert_eq!(event.broke, example.broke, "{}", design.name);
             let faults = trace.events[..example.events as usize]
                 .iter()
                 .filter(|event| event.fault.is_some())
                 .count() as u32;
             // A rule with `nth` strikes once; one without it may strike at every occurrence.
-            let own = variant
+            let own = design
                 .scenario
                 .faults
                 .iter()
@@ -93,12 +93,12 @@ fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_rep
             assert!(
                 faults <= example.faults + own,
                 "{}: {faults} faults shown in the replay",
-                variant.name
+                design.name
             );
             replayed += 1;
         }
     }
-    assert!(unsafe_variants >= 17, "every lesson has an unsafe variant");
+    assert!(unsafe_designs >= 17, "every lesson has an unsafe design");
     assert!(replayed > 20);
 }
 
@@ -220,7 +220,7 @@ fn a_fault_budget_over_the_maximum_is_refused() {
 
 // ---- pinned reports: a faster explorer must find exactly what the current one finds ----
 
-/// One line per lesson variant: its figures, then every counterexample (property, faults,
+/// One line per lesson design: its figures, then every counterexample (property, faults,
 /// events, broken invariants, the worker order and the description).
 fn report_lines(name: &str, report: &lab_engine::Report) -> Vec<String> {
     let mut lines = vec![format!(
@@ -258,8 +258,8 @@ fn report_lines(name: &str, report: &lab_engine::Report) -> Vec<String> {
 fn lesson_17_safe_reports_are_pinned() {
     let safe = lessons()
         .into_iter()
-        .find(|variant| variant.name == "review / safe")
-        .expect("lesson 17 has a safe variant");
+        .find(|design| design.name == "review / safe")
+        .expect("lesson 17 has a safe design");
     let counterexamples = [
         "  one_effect: 1 faults, 9 events, broke [one_effect], order [0, 0, 0, 0, 1, 1, 1, 1, 0]: 1 fault: an expired key at provider.submit of worker-a (event 9); breaks the invariant “At most one effect per logical operation” at event 9",
         "  no_resubmit: 1 faults, 18 events, broke [no_resubmit], order [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1]: 1 fault: a stale lookup at provider.lookup of worker-b (event 17); breaks the invariant “A record that succeeded is never resubmitted” at event 18",
@@ -294,10 +294,10 @@ fn lesson_17_safe_reports_are_pinned() {
 fn every_lessons_report_is_pinned() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/explore_reports.txt");
     let mut lines = Vec::new();
-    for variant in lessons() {
-        let report = Explorer::run(variant.scenario.clone(), variant.budget.clone())
-            .unwrap_or_else(|error| panic!("{}: {error}", variant.name));
-        lines.extend(report_lines(&variant.name, &report));
+    for design in lessons() {
+        let report = Explorer::run(design.scenario.clone(), design.budget.clone())
+            .unwrap_or_else(|error| panic!("{}: {error}", design.name));
+        lines.extend(report_lines(&design.name, &report));
     }
     let found = lines.join("\n") + "\n";
     if std::env::var_os("PIN_EXPLORE_REPORTS").is_some() {

@@ -92,7 +92,7 @@ nth = 1"#,
 
 const WRITE_RETRY: &str = r#"
 workflow = "write_result"
-design = { write = "insert", unique = false }
+switches = { write = "insert", unique = false }
 [[operations]]
 id = "42"
 payload = { output = "done" }
@@ -135,7 +135,7 @@ fn insert_duplicates_upsert_needs_the_unique_constraint() {
 fn check_then_insert_races_without_unique() {
     let text = r#"
 workflow = "write_result"
-design = { write = "insert", unique = false, check_first = true }
+switches = { write = "insert", unique = false, check_first = true }
 schedule = { kind = "round_robin" }
 [[operations]]
 id = "42"
@@ -282,7 +282,7 @@ nth = 1
 
 const RACE: &str = r#"
 workflow = "charge"
-design = { unique = false }
+switches = { unique = false }
 [[operations]]
 id = "pay-1"
 payload = { amount = 20 }

@@ -123,7 +123,13 @@ impl Progress {
     /// The progress after visiting `step` of `total` in `lesson`, or `None` when the visit changes
     /// nothing or cannot be counted (step 0 or past the total, an empty lesson, a bad id, or a
     /// new lesson past the cap). `now_milliseconds` is when the visit happened.
-    pub fn visited(&self, lesson: &str, step: u32, total: u32, now_milliseconds: u64) -> Option<Progress> {
+    pub fn visited(
+        &self,
+        lesson: &str,
+        step: u32,
+        total: u32,
+        now_milliseconds: u64,
+    ) -> Option<Progress> {
         let before = self.lessons.get(lesson).copied();
         let countable = (1..=total).contains(&step)
             && total <= STEPS_MAX

@@ -124,7 +124,10 @@ impl Reducible for AppState {
                 step,
                 total,
                 now_milliseconds,
-            } => match self.progress.visited(&lesson, step, total, now_milliseconds) {
+            } => match self
+                .progress
+                .visited(&lesson, step, total, now_milliseconds)
+            {
                 Some(progress) => self.with_progress(progress),
                 None => self,
             },

@@ -38,7 +38,7 @@ pub(crate) struct LessonFile {
     /// The explorer's budget for every design: `explore = { faults = 2 }`.
     #[serde(default)]
     pub(crate) explore: Option<Spanned<ExploreFile>>,
-    /// Read under its old name too (`[[variants]]`, format version 1's word).
+    /// Read under its old name too (`[[variants]]`, the word before designs).
     #[serde(alias = "variants")]
     pub(crate) designs: Vec<DesignFile>,
     pub(crate) steps: Vec<StepFile>,

@@ -71,7 +71,10 @@ pub fn lessons() -> Vec<LessonDesign> {
             .cloned()
             .unwrap_or_default();
         let designs = lesson.get("designs").or_else(|| lesson.get("variants"));
-        for design in designs.and_then(toml::Value::as_array).expect("[[designs]]") {
+        for design in designs
+            .and_then(toml::Value::as_array)
+            .expect("[[designs]]")
+        {
             let design = design.as_table().expect("a design table");
             let mut scenario = base.clone();
             if let Some(over) = design.get("scenario").and_then(toml::Value::as_table) {
