@@ -310,3 +310,27 @@ impl Listed {
             .ok_or(ShareError::Malformed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A link written before the switches had their name reads them under the old one, changed
+    /// fields and absent ones alike.
+    #[test]
+    fn a_link_with_the_old_name_of_the_switches_reads() {
+        let mut scenario = generated(3, 2);
+        scenario.switches.reconcile = false;
+        scenario.switches.review_owner = Some("payments team".into());
+        let mut whole = WholeScenario::of(&scenario);
+        assert!(whole.settings.changed.contains("\"switches\""));
+        whole.settings.changed = whole.settings.changed.replace("\"switches\"", "\"design\"");
+        let mut gone = WholeScenario::of(&scenario);
+        gone.settings.absent.push(vec!["design".into(), "review_owner".into()]);
+        gone.settings.changed = gone.settings.changed.replace("\"switches\"", "\"design\"");
+        assert_eq!(whole.read().expect("reads"), scenario);
+        let read = gone.read().expect("reads");
+        assert_eq!(read.switches.review_owner, None);
+        assert!(!read.switches.reconcile);
+    }
+}
