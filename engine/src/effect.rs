@@ -202,6 +202,24 @@ pub(crate) enum RowWritten {
     Done { outcome: WriteOutcome, lost: bool },
 }
 
+/// A write the database refuses because its row is locked, when the step's fault is `busy`:
+/// the request and the refusal, the outcome, the fault used. Whether it was.
+pub(crate) fn database_busy(
+    ctx: &mut Context,
+    step: &mut Step,
+    request: impl FnOnce() -> Label,
+) -> bool {
+    if ctx.fault != Some(FaultKind::Busy) {
+        return false;
+    }
+    step.fault_used = true;
+    step.messages = ctx.call("database", Lost::Nothing, || {
+        (request(), Some(Label::Locked))
+    });
+    step.outcome = Some(Outcome::DatabaseBusy);
+    true
+}
+
 /// One write to the results table, with the two faults a write meets: busy (nothing written)
 /// and a lost acknowledgment (written, but the worker cannot know). Fills in the step's
 /// messages, outcome and use of the fault; the caller decides what the run does next.
@@ -214,12 +232,7 @@ pub(crate) fn write_row(
     op: &Text,
 ) -> RowWritten {
     let request = || Label::Write { key: key.clone() };
-    if ctx.fault == Some(FaultKind::Busy) {
-        step.fault_used = true;
-        step.messages = ctx.call("database", Lost::Nothing, || {
-            (request(), Some(Label::Locked))
-        });
-        step.outcome = Some(Outcome::DatabaseBusy);
+    if database_busy(ctx, step, request) {
         return RowWritten::Busy;
     }
     let unique = ctx.world.table.unique;

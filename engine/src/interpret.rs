@@ -11,7 +11,8 @@ use std::hash::{Hash, Hasher};
 
 use crate::block::{Block, Raised, Shape};
 use crate::effect::{
-    cancel_run, send_effect, send_kept, write_row, Context, Lost, RowWritten, Sent, Step,
+    cancel_run, database_busy, send_effect, send_kept, write_row, Context, Lost, RowWritten, Sent,
+    Step,
 };
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind};
@@ -1365,12 +1366,7 @@ impl Task {
     fn tracking_insert(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
         let key = self.start.key.clone();
         let request = || Label::Write { key: key.clone() };
-        if ctx.fault == Some(FaultKind::Busy) {
-            step.fault_used = true;
-            step.messages = ctx.call("database", Lost::Nothing, || {
-                (request(), Some(Label::Locked))
-            });
-            step.outcome = Some(Outcome::DatabaseBusy);
+        if database_busy(ctx, step, request) {
             return Then::Raise(Raised::Busy);
         }
         let new = ctx.world.insert_dedup(&key);

@@ -166,39 +166,30 @@ fn design() -> impl Strategy<Value = Switches> {
         )
 }
 
-fn provider_config() -> impl Strategy<Value = ProviderConfig> {
-    (
-        any::<bool>(),
-        any::<bool>(),
-        select(vec![
+prop_compose! {
+    fn provider_config()(
+        dedup in any::<bool>(),
+        reject_changed_payload in any::<bool>(),
+        reject_status in select(vec![
             RejectStatus::BadRequest400,
             RejectStatus::Conflict409,
             RejectStatus::Unprocessable422,
         ]),
-        0u32..=20,
-        0u32..=5,
-        any::<bool>(),
-        any::<bool>(),
-    )
-        .prop_map(
-            |(
-                dedup,
-                reject_changed_payload,
-                reject_status,
-                retention_ticks,
-                lookup_stale_ticks,
-                lookup,
-                require_key,
-            )| ProviderConfig {
-                dedup,
-                reject_changed_payload,
-                reject_status,
-                retention_ticks,
-                lookup_stale_ticks,
-                lookup,
-                require_key,
-            },
-        )
+        retention_ticks in 0u32..=20,
+        lookup_stale_ticks in 0u32..=5,
+        lookup in any::<bool>(),
+        require_key in any::<bool>(),
+    ) -> ProviderConfig {
+        ProviderConfig {
+            dedup,
+            reject_changed_payload,
+            reject_status,
+            retention_ticks,
+            lookup_stale_ticks,
+            lookup,
+            require_key,
+        }
+    }
 }
 
 fn schedule(worker_count: usize) -> impl Strategy<Value = Schedule> {
@@ -643,6 +634,18 @@ fn refused(scenario: Scenario) -> (ScenarioError, String) {
     (error, message)
 }
 
+/// The message says `part`.
+fn says(message: &str, part: &str) {
+    assert!(message.contains(part), "{message}");
+}
+
+/// The message of a refusal that must be exactly `expected`.
+fn refused_as(scenario: Scenario, expected: ScenarioError) -> String {
+    let (error, message) = refused(scenario);
+    assert_eq!(error, expected);
+    message
+}
+
 #[test]
 fn the_base_scenario_is_valid() {
     assert_eq!(base().validate(), Ok(()));
@@ -667,18 +670,14 @@ fn an_unknown_operation_is_named() {
 fn a_duplicate_worker_name_is_named() {
     let mut scenario = base();
     scenario.workers.push(scenario.workers[0].clone());
-    let (error, message) = refused(scenario);
-    assert_eq!(
-        error,
+    let message = refused_as(
+        scenario,
         ScenarioError::Duplicate {
             what: "worker",
-            name: "coordinator".to_string()
-        }
+            name: "coordinator".to_string(),
+        },
     );
-    assert!(
-        message.contains("worker \"coordinator\" is defined twice"),
-        "{message}"
-    );
+    says(&message, "worker \"coordinator\" is defined twice");
 }
 
 #[test]
@@ -687,15 +686,14 @@ fn a_fault_that_cannot_strike_there_is_named_with_where_it_can() {
     scenario
         .faults
         .push(rule(FaultKind::LoseReply, Action::JournalGet));
-    let (error, message) = refused(scenario);
-    assert_eq!(
-        error,
+    let message = refused_as(
+        scenario,
         ScenarioError::FaultDoesNotApply {
             fault: "lose_reply".to_string(),
             at: "journal.get".to_string(),
             workflow: "reserve".to_string(),
             allowed: "provider.submit".to_string(),
-        }
+        },
     );
     assert_eq!(
         message,
@@ -769,10 +767,7 @@ fn nth_zero_is_out_of_range() {
             if field == "nth of fault lose_reply"),
         "{error:?}"
     );
-    assert!(
-        message.contains("nth of fault lose_reply is 0"),
-        "{message}"
-    );
+    says(&message, "nth of fault lose_reply is 0");
 }
 
 #[test]
@@ -783,20 +778,16 @@ fn a_chance_over_a_thousand_permille_is_out_of_range() {
         chance_permille: Some(1001),
         ..rule(FaultKind::Busy, Action::ProviderSubmit)
     });
-    let (error, message) = refused(scenario);
-    assert_eq!(
-        error,
+    let message = refused_as(
+        scenario,
         ScenarioError::OutOfRange {
             field: "chance_permille of fault busy".to_string(),
             value: 1001,
             min: 0,
             max: 1000,
-        }
+        },
     );
-    assert!(
-        message.contains("chance_permille of fault busy is 1001"),
-        "{message}"
-    );
+    says(&message, "chance_permille of fault busy is 1001");
     assert!(message.contains("between 0 and 1000"), "{message}");
 }
 

@@ -2,7 +2,7 @@
 //! charge. Without a UNIQUE key the check and the insert are two steps, and two near-simultaneous
 //! retries can both pass the check; with it, the service claims the key atomically first.
 
-use super::declaration::{Builder, Declaration};
+use super::declaration::{Builder, Declaration, UNSTAGED};
 use crate::block::Block as B;
 use crate::code::{key_line, preamble};
 use crate::lane::LaneKind;
@@ -36,13 +36,9 @@ pub(super) static DECLARATION: Declaration = Declaration {
         ("charge", "Payment gateway", LaneKind::Sink),
     ],
     blocks: BLOCKS,
-    stages: &[],
-    stage_blocks: &[],
     switches: &[S::Unique, S::StableKey],
     // processed_operations is bookkeeping: its rows are not effects.
     rows_are_effects: false,
-    receipt: None,
-    promises_unique_rows: |_, scenario| scenario.switches.unique,
     program,
     preamble: |scenario| {
         preamble(
@@ -51,6 +47,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
             &[key_line(scenario, "request.idempotency_key")],
         )
     },
+    ..UNSTAGED
 };
 
 /// With UNIQUE on the key, the service claims it atomically before charging; without it, it

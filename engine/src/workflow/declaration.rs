@@ -39,6 +39,22 @@ pub struct Declaration {
     pub preamble: fn(&Scenario) -> Vec<code::Preamble>,
 }
 
+/// What a workflow declares unless it says otherwise (`..UNSTAGED`): no stages, no receipt,
+/// one row per key wherever the table has UNIQUE on it.
+pub(crate) const UNSTAGED: Declaration = Declaration {
+    name: "",
+    lanes: &[],
+    blocks: &[],
+    stages: &[],
+    stage_blocks: &[],
+    switches: &[],
+    rows_are_effects: false,
+    receipt: None,
+    promises_unique_rows: |_, scenario| scenario.switches.unique,
+    program: |_| Program::default(),
+    preamble: |_| Vec::new(),
+};
+
 /// A program built line by line at a moving indentation, as the designs' programs are written.
 #[derive(Default)]
 pub(crate) struct Builder {

@@ -3,7 +3,7 @@
 //! lives either in a tracking table written in the same transaction as the row, or in an external
 //! progress counter saved afterwards; duplicates are stopped at write time, or left for readers.
 
-use super::declaration::{Builder, Declaration};
+use super::declaration::{Builder, Declaration, UNSTAGED};
 use super::notify::save;
 use crate::block::Block as B;
 use crate::code::{key_line, preamble};
@@ -43,8 +43,6 @@ pub(super) static DECLARATION: Declaration = Declaration {
         ("progress", "Progress counter", LaneKind::Counter),
     ],
     blocks: BLOCKS,
-    stages: &[],
-    stage_blocks: &[],
     switches: &[
         S::SameTransaction,
         S::DedupOnWrite,
@@ -54,7 +52,6 @@ pub(super) static DECLARATION: Declaration = Declaration {
         S::StableKey,
     ],
     rows_are_effects: true,
-    receipt: None,
     promises_unique_rows: |_, _| true,
     program,
     preamble: |scenario| {
@@ -64,6 +61,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
             &[key_line(scenario, "event.source_id")],
         )
     },
+    ..UNSTAGED
 };
 
 /// With the dedup key in the same transaction as the row, the tracking table is read first and

@@ -3,7 +3,7 @@
 //! the database write. The window between the effect and mark_done is the one the source says can
 //! only be narrowed, never closed.
 
-use super::declaration::{Builder, Declaration};
+use super::declaration::{Builder, Declaration, UNSTAGED};
 use crate::block::Block as B;
 use crate::code::preamble;
 use crate::lane::LaneKind;
@@ -33,12 +33,8 @@ pub(super) static DECLARATION: Declaration = Declaration {
         ("database", "Database", LaneKind::Database),
     ],
     blocks: BLOCKS,
-    stages: &[],
-    stage_blocks: &[],
     switches: &[S::Tracker, S::MarkAfter, S::Upsert, S::Unique],
     rows_are_effects: true,
-    receipt: None,
-    promises_unique_rows: |_, scenario| scenario.switches.unique,
     program,
     preamble: |scenario| {
         preamble(
@@ -47,6 +43,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
             &["    key = f\"notify:{record_id}\"".into()],
         )
     },
+    ..UNSTAGED
 };
 
 pub(super) fn save(mode: WriteMode) -> B {

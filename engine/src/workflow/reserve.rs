@@ -2,7 +2,7 @@
 //! verify. Design switches: reconcile or not, trust a "not found" or hand it to review, the key's
 //! source, the provider's guarantees, and the retry policy around the submit.
 
-use super::declaration::{Builder, Declaration};
+use super::declaration::{Builder, Declaration, UNSTAGED};
 use crate::block::Block as B;
 use crate::code::{key_line, preamble};
 use crate::lane::LaneKind;
@@ -65,11 +65,8 @@ pub(super) static DECLARATION: Declaration = Declaration {
         ("provider", "Provider", LaneKind::Provider),
     ],
     blocks: BLOCKS,
-    stages: &[],
-    stage_blocks: &[],
     switches: SWITCHES,
     rows_are_effects: true,
-    receipt: None,
     promises_unique_rows: |_, _| false,
     program,
     preamble: |scenario| {
@@ -82,6 +79,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
             ],
         )
     },
+    ..UNSTAGED
 };
 
 /// The recovery lab's `run()` as the design has it: the lookup and its branches when it

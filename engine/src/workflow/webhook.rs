@@ -5,7 +5,7 @@
 //! verify) with a second effect, the receipt, which must follow the charge and come before the
 //! checkpoint that says the work is done.
 
-use super::declaration::Declaration;
+use super::declaration::{Declaration, UNSTAGED};
 use super::reserve;
 use crate::block::Block as B;
 use crate::code::{key_line, preamble};
@@ -43,8 +43,6 @@ pub(super) static DECLARATION: Declaration = Declaration {
         (RECEIPT, "Receipt emails", LaneKind::Sink),
     ],
     blocks: BLOCKS,
-    stages: &[],
-    stage_blocks: &[],
     switches: reserve::SWITCHES,
     rows_are_effects: true,
     receipt: Some(RECEIPT),
@@ -61,6 +59,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
             ],
         )
     },
+    ..UNSTAGED
 };
 
 /// The recovery as the design has it, and the receipt before the last checkpoint: the

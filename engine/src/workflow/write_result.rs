@@ -2,7 +2,7 @@
 //! IGNORE or UPSERT, with or without a UNIQUE constraint, and optionally guarded by an
 //! application-level "does it exist?" check, which races under concurrency.
 
-use super::declaration::{Builder, Declaration};
+use super::declaration::{Builder, Declaration, UNSTAGED};
 use crate::block::Block as B;
 use crate::code::{key_line, preamble};
 use crate::lane::LaneKind;
@@ -30,12 +30,9 @@ pub(super) static DECLARATION: Declaration = Declaration {
     name: "write_result",
     lanes: &[("database", "Database", LaneKind::Database)],
     blocks: BLOCKS,
-    stages: &[],
-    stage_blocks: &[],
     switches: &[S::Upsert, S::Unique, S::CheckFirst, S::StableKey],
     rows_are_effects: true,
     // One row per key is promised by any dedup mechanism at all.
-    receipt: None,
     promises_unique_rows: |program, scenario| {
         scenario.switches.unique || program.has(B::SelectExists) || !program.has(B::WriteInsert)
     },
@@ -54,6 +51,7 @@ pub(super) static DECLARATION: Declaration = Declaration {
         lines.insert(0, crate::code::Preamble::Text(table.into()));
         lines
     },
+    ..UNSTAGED
 };
 
 fn program(scenario: &Scenario) -> Program {
