@@ -175,8 +175,12 @@ impl Expect {
                 last.provider.len() as u32,
             ),
             ("table_rows", self.table_rows, last.table.rows.len() as u32),
-            ("model_calls", self.model_calls, last.model_calls),
-            ("deepest_calls", self.deepest_calls, last.deepest_calls),
+            ("model_calls", self.model_calls, last.counts.model_calls),
+            (
+                "deepest_calls",
+                self.deepest_calls,
+                last.counts.deepest_calls,
+            ),
         ];
         for (field, expected, actual) in counts {
             if let Some(expected) = expected {

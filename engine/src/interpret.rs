@@ -948,7 +948,8 @@ impl Task {
             Block::EmailReceipt => self.email_receipt(ctx, step),
             Block::SaveProgress => {
                 let position = self.start.position;
-                ctx.world.set_progress(ctx.world.progress.max(position));
+                ctx.world
+                    .set_progress(ctx.world.counts.progress.max(position));
                 step.messages = ctx.call("progress", Lost::Nothing, || {
                     (Label::Save { position }, Some(Label::Ok))
                 });
@@ -1603,7 +1604,7 @@ impl Task {
             (Label::CallModel, Some(Label::Summary))
         });
         step.outcome = Some(Outcome::ModelReturned {
-            calls: ctx.world.model_calls,
+            calls: ctx.world.counts.model_calls,
         });
         if let Some(stage) = stage {
             self.stage_done(ctx, stage, &Then::Next, output.clone());

@@ -8,7 +8,7 @@ use crate::chunks::Chunks;
 use crate::lookup::Keyed;
 use crate::text::Text;
 use crate::world::{
-    Change, Effect, InFlight, JobRow, ProviderRecord, Row, Table, WorkerView, World,
+    Change, Counts, Effect, InFlight, JobRow, ProviderRecord, Row, Table, WorkerView, World,
 };
 
 /// The state after some event, sharing unchanged chunks with the snapshots before it.
@@ -33,10 +33,7 @@ pub(crate) struct Snapshot {
     tracker: Chunks<Text, Text>,
     /// By position.
     effects: Chunks<u32, Effect>,
-    model_calls: u32,
-    progress: u32,
-    deepest_calls: u32,
-    cancelled: std::collections::BTreeSet<u32>,
+    counts: Counts,
     /// Each worker's view without its results, and its results by position.
     workers: Vec<(WorkerView, Chunks<u32, Text>)>,
 }
@@ -72,10 +69,7 @@ impl Snapshot {
             effects: Chunks::from_sorted(
                 numbered(world.effects.len()).zip(world.effects.iter().cloned()),
             ),
-            model_calls: world.model_calls,
-            progress: world.progress,
-            deepest_calls: world.deepest_calls,
-            cancelled: world.cancelled.clone(),
+            counts: world.counts.clone(),
             workers: world
                 .workers
                 .iter()
@@ -105,10 +99,7 @@ impl Snapshot {
             table: self.table.settings(),
             tracker: self.tracker.clone(),
             effects: self.effects.clone(),
-            model_calls: self.model_calls,
-            progress: self.progress,
-            deepest_calls: self.deepest_calls,
-            cancelled: self.cancelled.clone(),
+            counts: self.counts.clone(),
             workers: self.workers.clone(),
         }
     }
@@ -175,23 +166,11 @@ impl Snapshot {
                 self.effects
                     .insert(self.effects.len() as u32, effect.clone());
             }
-            Change::ModelCalls { value } => self.model_calls = *value,
-            Change::Progress { value } => self.progress = *value,
-            Change::DeepestCalls { value } => self.deepest_calls = *value,
-            Change::Cancelled { worker } => {
-                self.cancelled.insert(*worker);
-            }
-            Change::Worker {
-                worker,
-                state,
-                op,
-                run,
-            } => {
-                let (view, _) = &mut self.workers[*worker as usize];
-                view.state = *state;
-                view.op.clone_from(op);
-                view.run = *run;
-            }
+            Change::ModelCalls { .. }
+            | Change::Progress { .. }
+            | Change::DeepestCalls { .. }
+            | Change::Cancelled { .. } => self.counts.apply(change),
+            Change::Worker { worker, .. } => self.workers[*worker as usize].0.apply(change),
             Change::Result { worker, result } => {
                 let (_, results) = &mut self.workers[*worker as usize];
                 let position = results.last_key().map_or(0, |last| last + 1);
@@ -215,10 +194,7 @@ impl Snapshot {
         world.table = table;
         world.tracker = self.tracker.iter().cloned().collect();
         world.effects = values(&self.effects);
-        world.model_calls = self.model_calls;
-        world.progress = self.progress;
-        world.deepest_calls = self.deepest_calls;
-        world.cancelled.clone_from(&self.cancelled);
+        world.counts.clone_from(&self.counts);
         world.workers = self
             .workers
             .iter()

@@ -35,15 +35,9 @@ pub struct World {
     pub tracker: Keyed<Text>,
     /// External side effects (email, notification, charge), in order.
     pub effects: Vec<Effect>,
-    /// Calls that reached the model (a costly stage).
-    pub model_calls: u32,
-    /// The external progress counter: how many batch items are believed done.
-    pub progress: u32,
-    /// Calls that reached the deepest layer (retry amplification).
-    pub deepest_calls: u32,
-    /// The workers whose cancel flag is up (by position). Each worker checks its own flag between
-    /// steps: cancelling one job stops that job, not a person's later recovery of it.
-    pub cancelled: BTreeSet<u32>,
+    /// Model calls, the progress counter, deepest calls, cancelled workers.
+    #[serde(flatten)]
+    pub counts: Counts,
     /// What each worker is doing.
     pub workers: Vec<WorkerView>,
     /// Lookups by key and by operation; derived from the fields above, never serialized.
@@ -495,6 +489,47 @@ pub struct WorkerView {
     pub run: u32,
     /// What each finished run returned, in order.
     pub results: Vec<Text>,
+}
+
+impl WorkerView {
+    /// A `Change::Worker`: its state, operation and run, as a world and its snapshot apply it.
+    pub(crate) fn apply(&mut self, change: &Change) {
+        if let Change::Worker { state, op, run, .. } = change {
+            self.state = *state;
+            self.op.clone_from(op);
+            self.run = *run;
+        }
+    }
+}
+
+/// What a world counts beside its records (kept whole by its snapshots). Written flat into a
+/// world's JSON, as the fields of the world itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Calls that reached the model (a costly stage).
+    pub model_calls: u32,
+    /// The external progress counter: how many batch items are believed done.
+    pub progress: u32,
+    /// Calls that reached the deepest layer (retry amplification).
+    pub deepest_calls: u32,
+    /// The workers whose cancel flag is up (by position). Each worker checks its own flag between
+    /// steps: cancelling one job stops that job, not a person's later recovery of it.
+    pub cancelled: BTreeSet<u32>,
+}
+
+impl Counts {
+    /// A change to one of the counts; any other change leaves them alone.
+    pub(crate) fn apply(&mut self, change: &Change) {
+        match change {
+            Change::ModelCalls { value } => self.model_calls = *value,
+            Change::Progress { value } => self.progress = *value,
+            Change::DeepestCalls { value } => self.deepest_calls = *value,
+            Change::Cancelled { worker } => {
+                self.cancelled.insert(*worker);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A worker's life cycle.
@@ -1007,36 +1042,36 @@ impl World {
 
     /// A call reaches the model.
     pub(crate) fn count_model_call(&mut self) {
-        self.model_calls += 1;
-        let value = self.model_calls;
+        self.counts.model_calls += 1;
+        let value = self.counts.model_calls;
         self.record(|| Change::ModelCalls { value });
     }
 
     /// A call reaches the deepest layer.
     pub(crate) fn count_deepest_call(&mut self) {
-        self.deepest_calls += 1;
-        let value = self.deepest_calls;
+        self.counts.deepest_calls += 1;
+        let value = self.counts.deepest_calls;
         self.record(|| Change::DeepestCalls { value });
     }
 
     /// The external progress counter moves.
     pub(crate) fn set_progress(&mut self, value: u32) {
-        if self.progress != value {
-            self.progress = value;
+        if self.counts.progress != value {
+            self.counts.progress = value;
             self.record(|| Change::Progress { value });
         }
     }
 
     /// This worker's cancel flag goes up.
     pub(crate) fn cancel(&mut self, worker: u32) {
-        if self.cancelled.insert(worker) {
+        if self.counts.cancelled.insert(worker) {
             self.record(|| Change::Cancelled { worker });
         }
     }
 
     /// Whether this worker's cancel flag is up.
     pub fn is_cancelled(&self, worker: u32) -> bool {
-        self.cancelled.contains(&worker)
+        self.counts.cancelled.contains(&worker)
     }
 
     /// A worker's view takes these values.
@@ -1104,23 +1139,11 @@ impl World {
                 self.tracker.insert(key.clone(), operation.clone());
             }
             Change::Effect { effect } => self.push_effect(effect.clone()),
-            Change::ModelCalls { value } => self.model_calls = *value,
-            Change::Progress { value } => self.progress = *value,
-            Change::DeepestCalls { value } => self.deepest_calls = *value,
-            Change::Cancelled { worker } => {
-                self.cancelled.insert(*worker);
-            }
-            Change::Worker {
-                worker,
-                state,
-                op,
-                run,
-            } => {
-                let view = &mut self.workers[*worker as usize];
-                view.state = *state;
-                view.op = op.clone();
-                view.run = *run;
-            }
+            Change::ModelCalls { .. }
+            | Change::Progress { .. }
+            | Change::DeepestCalls { .. }
+            | Change::Cancelled { .. } => self.counts.apply(change),
+            Change::Worker { worker, .. } => self.workers[*worker as usize].apply(change),
             Change::Result { worker, result } => {
                 self.workers[*worker as usize].results.push(result.clone());
             }
@@ -1241,10 +1264,7 @@ clone_by_fields!(World {
     table,
     tracker,
     effects,
-    model_calls,
-    progress,
-    deepest_calls,
-    cancelled,
+    counts,
     workers,
     index,
     log,
@@ -1489,6 +1509,7 @@ pub(crate) fn hash_world(world: &World, hasher: &mut Fingerprint) {
     let flags = u64::from(table.unique) | u64::from(table.rows_are_effects) << 1;
     // The cancelled workers as a set of bits (validation caps a scenario at 64 workers).
     let cancelled = world
+        .counts
         .cancelled
         .iter()
         .fold(0u64, |bits, &worker| bits | 1 << (worker % 64));
@@ -1499,8 +1520,11 @@ pub(crate) fn hash_world(world: &World, hasher: &mut Fingerprint) {
         pair(table.rows.len(), table.dedup.len()),
         pair(world.tracker.len(), world.in_flight.len()),
         world.digest(),
-        pair(world.model_calls as usize, world.progress as usize),
-        pair(world.deepest_calls as usize, flags as usize),
+        pair(
+            world.counts.model_calls as usize,
+            world.counts.progress as usize,
+        ),
+        pair(world.counts.deepest_calls as usize, flags as usize),
         cancelled,
     ];
     for pair in words.chunks_exact(2) {

@@ -21,7 +21,7 @@ fn run(scenario: Scenario) -> Trace {
 }
 
 fn submits(trace: &Trace) -> u32 {
-    trace.state_at(trace.len()).deepest_calls
+    trace.state_at(trace.len()).counts.deepest_calls
 }
 
 #[test]

@@ -196,11 +196,11 @@ fn retry_from_preserved_output_makes_no_model_call() {
         .iter()
         .filter(|event| event.action == Action::Return)
         .nth(2)
-        .map(|event| trace.state_at(event.index).model_calls)
+        .map(|event| trace.state_at(event.index).counts.model_calls)
         .unwrap();
     assert_eq!(after_first_pass, 3);
     assert_eq!(
-        last(&trace).model_calls,
+        last(&trace).counts.model_calls,
         3,
         "item 1 resumed at the write with its preserved output"
     );
@@ -221,7 +221,7 @@ fn retry_from_preserved_output_makes_no_model_call() {
     from_scratch.switches.resume = false;
     let trace = Engine::run(from_scratch).unwrap();
     assert_eq!(
-        last(&trace).model_calls,
+        last(&trace).counts.model_calls,
         4,
         "starting over pays for the model call again"
     );
@@ -234,7 +234,7 @@ fn not_skipping_succeeded_records_resubmits_them() {
     no_skip.switches.skip_succeeded = false;
     let trace = Engine::run(no_skip.clone()).unwrap();
     assert!(broken(&trace, Invariant::NoResubmit).is_some());
-    assert_eq!(last(&trace).model_calls, 5);
+    assert_eq!(last(&trace).counts.model_calls, 5);
     assert_eq!(
         last(&trace).sink_effects("notification", "0"),
         1,

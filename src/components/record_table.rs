@@ -229,19 +229,20 @@ fn listed(items: &[&str]) -> String {
 fn totals(world: &World, lanes: &[Lane]) -> Vec<String> {
     let mut totals = Vec::new();
     if lanes.iter().any(|lane| lane.kind == LaneKind::Model) {
-        totals.push(format!("Model calls: {}", world.model_calls));
+        totals.push(format!("Model calls: {}", world.counts.model_calls));
     }
     if lanes.iter().any(|lane| lane.kind == LaneKind::Counter) {
-        totals.push(format!("Progress counter: {} done", world.progress));
+        totals.push(format!("Progress counter: {} done", world.counts.progress));
     }
-    if world.deepest_calls > 1 {
+    if world.counts.deepest_calls > 1 {
         totals.push(format!(
             "Calls that reached the provider: {}",
-            world.deepest_calls
+            world.counts.deepest_calls
         ));
     }
-    if !world.cancelled.is_empty() {
+    if !world.counts.cancelled.is_empty() {
         let workers: Vec<&str> = world
+            .counts
             .cancelled
             .iter()
             .filter_map(|&worker| world.workers.get(worker as usize))
