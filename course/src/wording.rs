@@ -36,7 +36,7 @@ pub fn budget(faults_max: u32, preemptions_max: u32) -> String {
 
 /// How much was explored: "1,234 schedules, 567 distinct states".
 pub fn figures(report: &Report) -> String {
-    explored(report.schedules, report.states)
+    explored(report.extent.schedules, report.extent.states)
 }
 
 /// `figures`, from the two counts (a report that crossed from the explorer's worker).
@@ -51,7 +51,7 @@ pub fn explored(schedules: u64, states: u64) -> String {
 /// What the figures cover: every schedule in the budget, or only those explored before the
 /// search was cancelled or reached its limit of engine steps.
 pub fn extent(report: &Report, cancelled: bool) -> &'static str {
-    covered(report.complete, cancelled)
+    covered(report.extent.complete, cancelled)
 }
 
 /// `extent`, from whether the search was complete.
@@ -81,7 +81,7 @@ pub fn stated(statement: &str, holds: bool) -> String {
 pub fn conclusion(report: &Report) -> String {
     match &report.counterexample {
         Some(example) => format!("{COUNTEREXAMPLE}{}", example.description),
-        None => none_within(report.faults_max, report.preemptions_max),
+        None => none_within(report.extent.faults_max, report.extent.preemptions_max),
     }
 }
 
@@ -102,12 +102,14 @@ mod tests {
 
     fn report(complete: bool) -> Report {
         Report {
-            schedules: 1,
-            states: 69_034,
-            transitions: 2_000_000,
-            complete,
-            faults_max: 1,
-            preemptions_max: 2,
+            extent: lab_engine::Extent {
+                schedules: 1,
+                states: 69_034,
+                transitions: 2_000_000,
+                complete,
+                faults_max: 1,
+                preemptions_max: 2,
+            },
             properties: Vec::new(),
             counterexample: None,
         }

@@ -50,13 +50,13 @@ fn main() {
         let seconds = fastest;
         println!(
             "  K={faults_max} P=2: {:>9} schedules, {:>8} states, {:>8} transitions in {:>8.1} ms ({:.0} schedules/s, {:.0} transitions/s){}",
-            report.schedules,
-            report.states,
-            report.transitions,
+            report.extent.schedules,
+            report.extent.states,
+            report.extent.transitions,
             seconds * 1000.0,
-            report.schedules as f64 / seconds,
-            report.transitions as f64 / seconds,
-            if report.complete { "" } else { ", CUT SHORT" }
+            report.extent.schedules as f64 / seconds,
+            report.extent.transitions as f64 / seconds,
+            if report.extent.complete { "" } else { ", CUT SHORT" }
         );
     }
 }

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::{Choice, Engine, Stepped};
 use crate::error::ScenarioError;
@@ -132,9 +132,10 @@ pub struct Counterexample {
     pub description: String,
 }
 
-/// What an exploration found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Report {
+/// How far an exploration went, and within what budget: what a report says before its verdicts
+/// (and what the second module's findings carry over as they are).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Extent {
     /// Distinct complete schedules (start to the end of the run, or to the step cap).
     pub schedules: u64,
     /// Distinct states explored.
@@ -145,6 +146,14 @@ pub struct Report {
     pub complete: bool,
     pub faults_max: u32,
     pub preemptions_max: u32,
+}
+
+/// What an exploration found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Written flat into the report's JSON, as the report's own fields.
+    #[serde(flatten)]
+    pub extent: Extent,
     /// One verdict per property, in `Property::ALL` order.
     pub properties: Vec<PropertyVerdict>,
     /// The shortest schedule that breaks any invariant.
@@ -518,12 +527,14 @@ impl Explorer {
             .filter_map(|verdict| verdict.counterexample.clone())
             .min_by_key(|found| (found.faults, found.events));
         Report {
-            schedules: summary.schedules,
-            states: self.memo.closed,
-            transitions: self.transitions,
-            complete: self.complete,
-            faults_max: self.budget.faults_max,
-            preemptions_max: self.budget.preemptions_max,
+            extent: Extent {
+                schedules: summary.schedules,
+                states: self.memo.closed,
+                transitions: self.transitions,
+                complete: self.complete,
+                faults_max: self.budget.faults_max,
+                preemptions_max: self.budget.preemptions_max,
+            },
             properties,
             counterexample,
         }

@@ -61,7 +61,7 @@ pub use contention::{
 pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
 pub use error::ScenarioError;
 pub use explore::{
-    fault_phrase, Budget, Counterexample, Explorer, Property, PropertyVerdict, Report,
+    fault_phrase, Budget, Counterexample, Explorer, Extent, Property, PropertyVerdict, Report,
     SearchProgress, FAULTS_MAX,
 };
 pub use fault::{Action, FaultKind, FaultPoint, FaultRule};

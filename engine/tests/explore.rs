@@ -27,7 +27,11 @@ fn the_explorer_finds_each_unsafe_lessons_known_bug_and_every_counterexample_rep
     for design in lessons() {
         let report = Explorer::run(design.scenario.clone(), design.budget.clone())
             .unwrap_or_else(|error| panic!("{}: {error}", design.name));
-        assert!(report.complete, "{}: the search was cut", design.name);
+        assert!(
+            report.extent.complete,
+            "{}: the search was cut",
+            design.name
+        );
         if design.kind == "unsafe" {
             unsafe_designs += 1;
             assert!(report.counterexample.is_some(), "{}", design.name);
@@ -176,8 +180,8 @@ fn no_faults_and_no_preemptions_give_exactly_one_schedule() {
         ..Budget::default()
     };
     let report = Explorer::run(one_worker(), budget).expect("valid");
-    assert_eq!(report.schedules, 1);
-    assert!(report.complete);
+    assert_eq!(report.extent.schedules, 1);
+    assert!(report.extent.complete);
 }
 
 #[test]
@@ -201,8 +205,8 @@ fn a_search_cut_by_its_transition_limit_says_so() {
         ..Budget::default()
     };
     let report = Explorer::run(two_workers(), budget).expect("valid");
-    assert!(!report.complete);
-    assert!(report.transitions >= 100);
+    assert!(!report.extent.complete);
+    assert!(report.extent.transitions >= 100);
 }
 
 #[test]
@@ -225,7 +229,10 @@ fn a_fault_budget_over_the_maximum_is_refused() {
 fn report_lines(name: &str, report: &lab_engine::Report) -> Vec<String> {
     let mut lines = vec![format!(
         "{name}: {} schedules, {} states, {} transitions, complete {}",
-        report.schedules, report.states, report.transitions, report.complete
+        report.extent.schedules,
+        report.extent.states,
+        report.extent.transitions,
+        report.extent.complete
     )];
     for verdict in &report.properties {
         let Some(example) = &verdict.counterexample else {

@@ -94,12 +94,12 @@ fn print_json(target: &Target, found: &Report) -> std::io::Result<()> {
     let line = serde_json::json!({
         "design": target.name,
         "kind": target.kind.as_ref().map(name_of),
-        "faults_max": found.faults_max,
-        "preemptions_max": found.preemptions_max,
-        "schedules": found.schedules,
-        "states": found.states,
-        "transitions": found.transitions,
-        "complete": found.complete,
+        "faults_max": found.extent.faults_max,
+        "preemptions_max": found.extent.preemptions_max,
+        "schedules": found.extent.schedules,
+        "states": found.extent.states,
+        "transitions": found.extent.transitions,
+        "complete": found.extent.complete,
         "properties": properties,
         "counterexample": counterexample,
     });
@@ -123,7 +123,7 @@ fn print_report(target: &Target, budget: &Explore, found: &Report) -> std::io::R
         out,
         "   {}, {} engine steps. {}.",
         wording::figures(found),
-        wording::thousands(found.transitions),
+        wording::thousands(found.extent.transitions),
         wording::extent(found, false)
     )?;
     for verdict in &found.properties {

@@ -779,7 +779,7 @@ fn verdict(
                     _ => None,
                 })
                 .collect();
-            let holds = broken.is_empty() && findings.complete;
+            let holds = broken.is_empty() && findings.extent.complete;
             let when = if stale {
                 " (for your arrangement before its last change)"
             } else {
@@ -800,10 +800,10 @@ fn verdict(
                 html! {
                     <p class="feedback right" role="status">
                         <strong>{ "Holds" }</strong>
-                        { format!(" under every schedule of up to {budget}: {}{when}.", count(findings.schedules, "schedule", "schedules")) }
+                        { format!(" under every schedule of up to {budget}: {}{when}.", count(findings.extent.schedules, "schedule", "schedules")) }
                     </p>
                 }
-            } else if !findings.complete {
+            } else if !findings.extent.complete {
                 html! { <p class="feedback" role="status">{ "The search reached its limit of engine steps before every schedule was tried: no verdict." }</p> }
             } else {
                 let names: Vec<String> = broken

@@ -106,12 +106,12 @@ impl Reducible for Measurement {
                 Reply::Progress { states, .. } => run.status = Status::Exploring { states },
                 Reply::Explored(findings) => {
                     run.explored.push(Explored {
-                        faults_max: findings.faults_max,
-                        schedules: findings.schedules,
-                        states: findings.states,
-                        transitions: findings.transitions,
+                        faults_max: findings.extent.faults_max,
+                        schedules: findings.extent.schedules,
+                        states: findings.extent.states,
+                        transitions: findings.extent.transitions,
                         milliseconds: findings.milliseconds,
-                        complete: findings.complete,
+                        complete: findings.extent.complete,
                     });
                     run.status = match run.explored.len() == FAULT_BUDGETS.len() {
                         true => Status::Finished,

@@ -130,9 +130,9 @@ pub fn WhatCouldGoWrong(props: &ExploreProps) -> Html {
 fn report(findings: &Findings, stale: bool, onopen: &Callback<(Scenario, u32)>) -> Html {
     let summary = format!(
         "{}, {:.0} ms. {}.",
-        wording::explored(findings.schedules, findings.states),
+        wording::explored(findings.extent.schedules, findings.extent.states),
         findings.milliseconds,
-        wording::covered(findings.complete, false)
+        wording::covered(findings.extent.complete, false)
     );
     let verdicts = findings.verdicts.iter().map(|verdict| {
         let icon = if verdict.holds { "✓ " } else { "✗ " };
@@ -145,7 +145,7 @@ fn report(findings: &Findings, stale: bool, onopen: &Callback<(Scenario, u32)>) 
     });
     let counterexample = match &findings.counterexample {
         None => html! {
-            <p class="explore-none">{ wording::none_within(findings.faults_max, findings.preemptions_max) }</p>
+            <p class="explore-none">{ wording::none_within(findings.extent.faults_max, findings.extent.preemptions_max) }</p>
         },
         Some(counterexample) => {
             let open = match counterexample.scenario() {

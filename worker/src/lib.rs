@@ -12,7 +12,7 @@ use lab_course::challenge::{self, Challenge};
 use lab_course::rich::Rich;
 use lab_course::share::{ShareError, WholeScenario};
 use lab_course::BuildFigures;
-use lab_engine::{Budget, Contention, Explorer, FaultKind, PolicyRun, Report, Scenario};
+use lab_engine::{Budget, Contention, Explorer, Extent, FaultKind, PolicyRun, Report, Scenario};
 use serde::{Deserialize, Serialize};
 
 /// What the page asks of the worker.
@@ -151,13 +151,8 @@ impl From<Limits> for Budget {
 /// What a search found: the engine's [`Report`] as the explorer panel shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Findings {
-    pub schedules: u64,
-    pub states: u64,
-    pub transitions: u64,
-    /// False when the transition limit cut the search: the figures are then lower bounds.
-    pub complete: bool,
-    pub faults_max: u32,
-    pub preemptions_max: u32,
+    /// How far the search went, within what budget: the report's own.
+    pub extent: Extent,
     /// Every property's statement and whether it holds, in `Property::ALL` order.
     pub verdicts: Vec<Verdict>,
     /// The shortest schedule that breaks any invariant.
@@ -185,12 +180,7 @@ pub struct Found {
 impl Findings {
     pub fn of(report: &Report, milliseconds: f64) -> Findings {
         Findings {
-            schedules: report.schedules,
-            states: report.states,
-            transitions: report.transitions,
-            complete: report.complete,
-            faults_max: report.faults_max,
-            preemptions_max: report.preemptions_max,
+            extent: report.extent,
             verdicts: report
                 .properties
                 .iter()
@@ -325,7 +315,7 @@ fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged,
     }
     let report = Explorer::run(shown, opened.build.explore.budget())
         .map_err(|error| format!("the design cannot run: {error}"))?;
-    if !report.complete {
+    if !report.extent.complete {
         return Err("the explorer's step limit cut the search of the design as it opens: make the scenario smaller or the budget lower".into());
     }
     let safe = report.counterexample.is_none();

@@ -23,7 +23,7 @@ pub fn check_explored(design: &Design) -> Vec<String> {
         Err(error) => return vec![format!("design \"{name}\": explore: {error}")],
     };
     let explored = wording::figures(&report);
-    if !report.complete {
+    if !report.extent.complete {
         return vec![format!(
             "design \"{name}\": within {within}, {explored}. {}: lower the budget or shorten the scenario",
             wording::extent(&report, false)

@@ -143,9 +143,9 @@ pub fn compare(scenario: Scenario, faults_max: u32, preemptions_max: u32) {
         ..Budget::default()
     };
     let report = Explorer::run(scenario, budget).expect("valid");
-    assert!(report.complete);
+    assert!(report.extent.complete);
     assert_eq!(
-        report.schedules,
+        report.extent.schedules,
         brute.runs.len() as u64,
         "K={faults_max} P={preemptions_max}"
     );
