@@ -388,17 +388,22 @@ impl Table {
         value: &str,
         operation: &str,
     ) -> WriteOutcome {
-        self.write_text(mode, &key.into(), &value.into(), &operation.into())
+        self.write_text(Statement {
+            mode,
+            key: &key.into(),
+            value: &value.into(),
+            operation: &operation.into(),
+        })
     }
 
     /// `write`, sharing the texts a new row keeps.
-    fn write_text(
-        &mut self,
-        mode: WriteMode,
-        key: &Text,
-        value: &Text,
-        operation: &Text,
-    ) -> WriteOutcome {
+    fn write_text(&mut self, statement: Statement) -> WriteOutcome {
+        let Statement {
+            mode,
+            key,
+            value,
+            operation,
+        } = statement;
         let existing = self.first_keyed(key);
         match (self.unique, existing, mode) {
             (true, Some(_), WriteMode::Insert) => WriteOutcome::Conflict,
@@ -530,6 +535,15 @@ impl Counts {
             _ => {}
         }
     }
+}
+
+/// One statement against the results table: how it writes, and the row's texts.
+#[derive(Clone, Copy)]
+struct Statement<'a> {
+    mode: WriteMode,
+    key: &'a Text,
+    value: &'a Text,
+    operation: &'a Text,
 }
 
 /// A worker's life cycle.
@@ -946,7 +960,12 @@ impl World {
             .table
             .first_keyed(key)
             .map(|rowid| row_hash(self.table.row(rowid)));
-        let outcome = self.table.write_text(mode, key, value, operation);
+        let outcome = self.table.write_text(Statement {
+            mode,
+            key,
+            value,
+            operation,
+        });
         match outcome {
             WriteOutcome::Inserted => {
                 let row = self.table.rows.last().expect("a row was inserted");
