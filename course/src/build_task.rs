@@ -6,6 +6,7 @@
 //! `lab check` accepts.
 
 use lab_engine::{arrangements, Block, Engine, Explorer, Invariant, Line, Program, Scenario};
+use serde::{Deserialize, Serialize};
 
 use crate::model::{BuildFigures, Expect, Explore, Placed};
 
@@ -41,7 +42,7 @@ pub struct Wording<'a> {
 }
 
 /// What the explorer found of a task that keeps its promises.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Judged {
     pub figures: BuildFigures,
     /// The start's shortest counterexample, in words (none for an empty start).

@@ -410,7 +410,7 @@ pub struct BuildFigures {
 pub struct TaskOption {
     /// Plain text: the option's button reads it.
     pub label: String,
-    pub change: Change,
+    pub change: DesignChange,
     pub correct: bool,
     /// Why this option is right or wrong; shown once chosen.
     pub explain_html: String,
@@ -419,7 +419,7 @@ pub struct TaskOption {
 /// A change to a design that an option of a "choose" task stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Change {
+pub enum DesignChange {
     /// Set a switch.
     Switch {
         switch: lab_engine::Switch,
@@ -431,18 +431,18 @@ pub enum Change {
     Policy { policy: lab_engine::Policy },
 }
 
-impl Change {
+impl DesignChange {
     /// The design with this change, or `None` for a change the lab's run does not show (a
     /// policy, which runs in the contention model instead).
     pub fn apply(&self, scenario: &Scenario) -> Option<Scenario> {
         match self {
-            Change::Switch { switch, on } => Some(switch.set(scenario, *on)),
-            Change::Key { key } => {
+            DesignChange::Switch { switch, on } => Some(switch.set(scenario, *on)),
+            DesignChange::Key { key } => {
                 let mut changed = scenario.clone();
                 changed.switches.key = *key;
                 Some(changed)
             }
-            Change::Policy { .. } => None,
+            DesignChange::Policy { .. } => None,
         }
     }
 }
@@ -465,7 +465,7 @@ pub struct Question {
     pub prompt: String,
     /// The question rendered from inline Markdown.
     pub prompt_html: String,
-    pub options: Vec<Choice>,
+    pub options: Vec<QuestionOption>,
 }
 
 /// When a question is asked.
@@ -480,7 +480,7 @@ pub enum QuestionKind {
 
 /// One option of a question, rendered from inline Markdown at build time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Choice {
+pub struct QuestionOption {
     pub text_html: String,
     pub correct: bool,
     /// Why this option is right or wrong; shown once chosen.

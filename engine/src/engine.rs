@@ -14,7 +14,7 @@ use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::interpret::{Compiled, Start, Task};
 use crate::invariant::{Checker, Invariant, StepFlags};
 use crate::lane::{Lane, LaneKind};
-use crate::outcome::{Arrival, Outcome, Reply};
+use crate::outcome::{Arrival, Outcome, SubmitReply};
 use crate::provider;
 use crate::rng::{fnv1a, Rng};
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
@@ -808,11 +808,9 @@ impl Engine {
             &request.payload,
             &request.operation,
         );
-        let silent = matches!(reply, provider::SubmitReply::SilentlyAccepted { .. });
+        let silent = matches!(reply, SubmitReply::SilentlyAccepted { .. });
         let mut step = Step {
-            outcome: Some(Outcome::LateCommit {
-                reply: Reply::from_submit(reply),
-            }),
+            outcome: Some(Outcome::LateCommit { reply: reply }),
             ..Step::default()
         };
         step.flags.silent_change = silent;

@@ -17,9 +17,9 @@ use crate::effect::{
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind};
 use crate::fingerprint::Fingerprint;
-use crate::outcome::{Label, Outcome, Prior, Rejection, Reply};
+use crate::outcome::{Label, Outcome, Prior, Rejection, SubmitReply};
 use crate::program::{Line, Program, ProgramError, Structure, NONE};
-use crate::provider::{self, SubmitReply};
+use crate::provider;
 use crate::retry;
 use crate::scenario::{FailureClass, Scenario, WriteMode};
 use crate::text::Text;
@@ -1113,7 +1113,7 @@ impl Task {
             Some(FaultKind::LoseReply) => {
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
                 step.messages = ctx.call("provider", Lost::Reply, || {
-                    let reply = Reply::from_submit(reply);
+                    let reply = reply;
                     (request(), Some(Label::Provider { reply }))
                 });
                 step.outcome = Some(Outcome::SubmitReplyLost);
@@ -1156,7 +1156,7 @@ impl Task {
                 }
                 let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
                 step.messages = ctx.call("provider", Lost::Nothing, || {
-                    let reply = Reply::from_submit(reply.clone());
+                    let reply = reply.clone();
                     (request(), Some(Label::Provider { reply }))
                 });
                 return self.accept(reply, step);
@@ -1189,9 +1189,7 @@ impl Task {
             }
         };
         // The provider's answer already holds the receipt: the outcome takes it, no copy.
-        step.outcome = Some(Outcome::Submitted {
-            reply: Reply::from_submit(reply),
-        });
+        step.outcome = Some(Outcome::Submitted { reply: reply });
         then
     }
 

@@ -70,9 +70,9 @@ pub use generate::{chance, BatchSpec};
 pub use invariant::{Invariant, Invariants, Verdict};
 pub use lane::{Lane, LaneKind};
 pub use layers::{Stack, StackRun, LAYER_ATTEMPTS_MAX};
-pub use outcome::{Arrival, Label, Message, NotSent, Outcome, Prior, Rejection, Reply};
+pub use outcome::{Arrival, Label, Message, NotSent, Outcome, Prior, Rejection, SubmitReply};
 pub use program::{Line, Program, ProgramError, PROGRAM_DEPTH_MAX, PROGRAM_LINES_MAX};
-pub use provider::{Found, SubmitReply};
+pub use provider::LookedUp;
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, fnv1a_bytes, Rng};
 pub use scenario::{

@@ -40,7 +40,7 @@ pub enum Outcome {
     /// A timed-out request reaches the provider late: "the timed-out request arrives late and
     /// commits: RECEIPT", "...; RECEIPT exists, no new effect", "... and is refused (STATUS)",
     /// "...; accepted silently as RECEIPT".
-    LateCommit { reply: Reply },
+    LateCommit { reply: SubmitReply },
 
     // ---- reserve: journal, lookup, submit ----
     /// "no journal row yet".
@@ -78,7 +78,7 @@ pub enum Outcome {
     /// The provider answered a submit: "provider created RECEIPT", "provider replayed RECEIPT: no
     /// new effect", "changed payload accepted silently: old RECEIPT returned", "STATUS: key
     /// reused with a different payload".
-    Submitted { reply: Reply },
+    Submitted { reply: SubmitReply },
     /// "backs off TICKS tick(s) before attempt ATTEMPT".
     BacksOff { ticks: u32, attempt: u32 },
     /// "journal: STATUS".
@@ -187,23 +187,20 @@ pub enum Arrival {
     Redelivered,
 }
 
-/// What the provider answered to a submit (the receipt, or the refusal's status code).
+/// What the provider answered to a submit that reached it (the receipt, or the refusal's
+/// status code): what the provider decides, and what a trace says of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reply", rename_all = "snake_case")]
-pub enum Reply {
-    Created {
-        receipt: Text,
-    },
-    Replayed {
-        receipt: Text,
-    },
-    Rejected {
-        status: u16,
-    },
-    SilentlyAccepted {
-        receipt: Text,
-    },
-    /// 400: the request had no idempotency key.
+pub enum SubmitReply {
+    /// A new effect was committed.
+    Created { receipt: Text },
+    /// The key was seen before with the same payload: the same receipt, no new effect.
+    Replayed { receipt: Text },
+    /// The key was seen before with another payload and the provider refused (status code).
+    Rejected { status: u16 },
+    /// The key was seen before with another payload and the provider said nothing about it.
+    SilentlyAccepted { receipt: Text },
+    /// The request carried no idempotency key and the provider requires one: 400.
     KeyMissing,
 }
 
@@ -309,7 +306,7 @@ pub enum Label {
     /// "503 busy".
     Busy,
     /// "201 RECEIPT", "200 RECEIPT (replay)", "200 RECEIPT", "STATUS key reused".
-    Provider { reply: Reply },
+    Provider { reply: SubmitReply },
     /// "400 invalid".
     Invalid,
     /// "403 forbidden".
@@ -353,18 +350,4 @@ pub struct Message {
     pub label: Label,
     /// The message was lost on the way.
     pub lost: bool,
-}
-
-impl Reply {
-    /// The reply as data, from the provider's answer (moving its receipt, no copy).
-    pub(crate) fn from_submit(reply: crate::provider::SubmitReply) -> Reply {
-        use crate::provider::SubmitReply;
-        match reply {
-            SubmitReply::Created { receipt } => Reply::Created { receipt },
-            SubmitReply::Replayed { receipt } => Reply::Replayed { receipt },
-            SubmitReply::Rejected { status } => Reply::Rejected { status },
-            SubmitReply::SilentlyAccepted { receipt } => Reply::SilentlyAccepted { receipt },
-            SubmitReply::KeyMissing => Reply::KeyMissing,
-        }
-    }
 }

@@ -1,28 +1,14 @@
 //! The remote provider's rules (seeds 002 and 004): records keyed by idempotency key, payload
 //! comparison on a reused key, retention, and lookups that may be stale.
 
+use crate::outcome::SubmitReply;
 use crate::scenario::ProviderConfig;
 use crate::text::Text;
 use crate::world::{ProviderRecord, World};
 
-/// What the provider answered to a submit that reached it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SubmitReply {
-    /// A new effect was committed.
-    Created { receipt: Text },
-    /// The key was seen before with the same payload: the same receipt, no new effect.
-    Replayed { receipt: Text },
-    /// The key was seen before with another payload and the provider refused (status code).
-    Rejected { status: u16 },
-    /// The key was seen before with another payload and the provider said nothing about it.
-    SilentlyAccepted { receipt: Text },
-    /// The request carried no idempotency key and the provider requires one: 400.
-    KeyMissing,
-}
-
 /// What a lookup by key answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Found {
+pub struct LookedUp {
     pub payload: Text,
     pub receipt: Text,
 }
@@ -81,7 +67,7 @@ pub fn submit(
 
 /// Looks a key up. A stale provider answers "not found" for a while after the commit; a request
 /// sent without a key cannot be looked up by one.
-pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found> {
+pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<LookedUp> {
     if key.is_empty() {
         return None;
     }
@@ -94,7 +80,7 @@ pub fn lookup(world: &World, config: &ProviderConfig, key: &str) -> Option<Found
                     .committed_tick
                     .saturating_add(config.lookup_stale_ticks)
         })
-        .map(|record| Found {
+        .map(|record| LookedUp {
             payload: record.payload.clone(),
             receipt: record.receipt.clone(),
         })

@@ -4,7 +4,7 @@
 use std::fmt::{self, Write};
 
 use crate::fault::Action;
-use crate::outcome::{Arrival, Label, NotSent, Outcome, Prior, Rejection, Reply};
+use crate::outcome::{Arrival, Label, NotSent, Outcome, Prior, Rejection, SubmitReply};
 use crate::trace::Event;
 use crate::world::WriteOutcome;
 
@@ -59,22 +59,22 @@ impl Outcome {
                 error.name()
             ),
             Outcome::LateCommit { reply } => match reply {
-                Reply::Created { receipt } => write!(
+                SubmitReply::Created { receipt } => write!(
                     out,
                     "the timed-out request arrives late and commits: {receipt}"
                 ),
-                Reply::Replayed { receipt } => write!(
+                SubmitReply::Replayed { receipt } => write!(
                     out,
                     "the timed-out request arrives late; {receipt} exists, no new effect"
                 ),
-                Reply::Rejected { status } => write!(
+                SubmitReply::Rejected { status } => write!(
                     out,
                     "the timed-out request arrives late and is refused ({status})"
                 ),
-                Reply::KeyMissing => out.write_str(
+                SubmitReply::KeyMissing => out.write_str(
                     "the timed-out request arrives late and is refused (400: no Idempotency-Key header)",
                 ),
-                Reply::SilentlyAccepted { receipt } => write!(
+                SubmitReply::SilentlyAccepted { receipt } => write!(
                     out,
                     "the timed-out request arrives late; accepted silently as {receipt}"
                 ),
@@ -109,18 +109,18 @@ impl Outcome {
                 out.write_str("403 forbidden: a person must fix the credential")
             }
             Outcome::Submitted { reply } => match reply {
-                Reply::Created { receipt } => write!(out, "provider created {receipt}"),
-                Reply::Replayed { receipt } => {
+                SubmitReply::Created { receipt } => write!(out, "provider created {receipt}"),
+                SubmitReply::Replayed { receipt } => {
                     write!(out, "provider replayed {receipt}: no new effect")
                 }
-                Reply::SilentlyAccepted { receipt } => write!(
+                SubmitReply::SilentlyAccepted { receipt } => write!(
                     out,
                     "changed payload accepted silently: old {receipt} returned"
                 ),
-                Reply::Rejected { status } => {
+                SubmitReply::Rejected { status } => {
                     write!(out, "{status}: key reused with a different payload")
                 }
-                Reply::KeyMissing => out.write_str("400: no Idempotency-Key header"),
+                SubmitReply::KeyMissing => out.write_str("400: no Idempotency-Key header"),
             },
             Outcome::BacksOff { ticks, attempt } => write!(
                 out,
@@ -346,11 +346,11 @@ impl Label {
             Label::NotFound => out.write_str("not found"),
             Label::Busy => out.write_str("503 busy"),
             Label::Provider { reply } => match reply {
-                Reply::Created { receipt } => write!(out, "201 {receipt}"),
-                Reply::Replayed { receipt } => write!(out, "200 {receipt} (replay)"),
-                Reply::SilentlyAccepted { receipt } => write!(out, "200 {receipt}"),
-                Reply::Rejected { status } => write!(out, "{status} key reused"),
-                Reply::KeyMissing => out.write_str("400 key missing"),
+                SubmitReply::Created { receipt } => write!(out, "201 {receipt}"),
+                SubmitReply::Replayed { receipt } => write!(out, "200 {receipt} (replay)"),
+                SubmitReply::SilentlyAccepted { receipt } => write!(out, "200 {receipt}"),
+                SubmitReply::Rejected { status } => write!(out, "{status} key reused"),
+                SubmitReply::KeyMissing => out.write_str("400 key missing"),
             },
             Label::Invalid => out.write_str("400 invalid"),
             Label::Forbidden => out.write_str("403 forbidden"),

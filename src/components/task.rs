@@ -3,7 +3,7 @@
 //! done. The lesson's checker has run every outcome shown here before the course was built.
 
 use lab_course::names::by_name;
-use lab_course::{Change, Task, TaskOption, TryExpect};
+use lab_course::{DesignChange, Task, TaskOption, TryExpect};
 use lab_engine::Invariant;
 use yew::prelude::*;
 
@@ -150,7 +150,7 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
                 .and_then(|index| options.get(index).map(|option| (index, option)))
                 .map(|(index, option)| {
                     let figures = match (&option.change, contention) {
-                        (Change::Policy { policy }, Some(contention)) => {
+                        (DesignChange::Policy { policy }, Some(contention)) => {
                             let run = contention.run(*policy);
                             format!(
                                 " {}: {} calls from {} clients; the last at tick {}.",

@@ -770,7 +770,7 @@ fn CheckAndShare(props: &CheckAndShareProps) -> Html {
 /// What the check of `draft` found, and the links when it passed; `stale` when the draft changed
 /// since.
 fn verdict(draft: &Rc<Challenge>, judgement: &Judgement, stale: bool) -> Html {
-    let judged = match &judgement.verdict {
+    let approved = match &judgement.verdict {
         Err(problem) => {
             return html! {
                 <div class="feedback wrong" role="status">
@@ -779,10 +779,10 @@ fn verdict(draft: &Rc<Challenge>, judgement: &Judgement, stale: bool) -> Html {
                 </div>
             }
         }
-        Ok(judged) => judged,
+        Ok(approved) => approved,
     };
-    let figures = &judged.figures;
-    let start = match (&judged.start_breaks, draft.start.is_empty()) {
+    let figures = &approved.judged.figures;
+    let start = match (&approved.judged.start_breaks, draft.start.is_empty()) {
         (Some(breaks), _) => format!("The start does not hold: {breaks}"),
         (None, true) => "Learners start from an empty board.".to_string(),
         (None, false) => {
@@ -794,7 +794,7 @@ fn verdict(draft: &Rc<Challenge>, judgement: &Judgement, stale: bool) -> Html {
             <p><strong>{ "Ready to share." }</strong>{ format!(" The answer does the job and holds under every schedule of up to {}.", draft.budget_words()) }</p>
             <p>{ start }</p>
             <p>{ format!("{} of {} arrangements of the answer's blocks hold.", thousands(figures.hold), thousands(figures.arrangements)) }</p>
-            if let Some(warning) = &judged.warning {
+            if let Some(warning) = &approved.judged.warning {
                 <p class="notice">{ format!("A warning: {warning}.") }</p>
             }
         </div>
@@ -826,8 +826,8 @@ fn verdict(draft: &Rc<Challenge>, judgement: &Judgement, stale: bool) -> Html {
         }
     };
     let ondownload = {
-        let lesson = judged.lesson.clone();
-        let name = format!("{}.toml", lesson_id(&judged.lesson));
+        let lesson = approved.lesson.clone();
+        let name = format!("{}.toml", lesson_id(&approved.lesson));
         Callback::from(move |_: MouseEvent| {
             crate::download::offer(&name, "application/toml", Ok(lesson.clone()))
         })

@@ -26,7 +26,7 @@ use crate::components::scenario_text::ScenarioText;
 use crate::components::share::Share;
 use crate::course::course;
 use crate::player::{
-    absolute, use_address, use_player, Address, Design, Heard, Lab, Setup, Written,
+    absolute, use_address, use_player, Address, Answered, Design, Lab, Setup, Written,
 };
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
@@ -104,7 +104,7 @@ struct SandboxLabProps {
     /// A counterexample to open, at the event that breaks it.
     onopen: Callback<(Scenario, u32)>,
     /// An address the page did not write.
-    onroute: Callback<Route, Heard>,
+    onroute: Callback<Route, Answered>,
 }
 
 impl PartialEq for SandboxLabProps {
@@ -364,7 +364,7 @@ pub fn SandboxPage() -> Html {
                 Route::SandboxState { state } => read_link(state),
                 Route::Sandbox => Err(ShareError::Malformed),
                 // Leaving the sandbox.
-                _ => return Heard::Shown,
+                _ => return Answered::Shown,
             };
             match shown {
                 Ok((scenario, step)) => {
@@ -374,13 +374,13 @@ pub fn SandboxPage() -> Html {
                         scenario,
                         what: Shown::Link,
                     });
-                    Heard::Shown
+                    Answered::Shown
                 }
                 Err(error) => {
                     if matches!(route, Route::SandboxState { .. }) {
                         link_problem.set(Some(self::link_problem(&error)));
                     }
-                    Heard::Refused
+                    Answered::Refused
                 }
             }
         })

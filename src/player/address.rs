@@ -15,7 +15,7 @@ use crate::route::Route;
 
 /// What a page answers to an address it did not write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Heard {
+pub enum Answered {
     /// The page shows what the address names (or the address is not the page's to show).
     Shown,
     /// The address names nothing the page can show: it goes back to the page's last one.
@@ -34,7 +34,7 @@ pub struct Address<S> {
     /// The address of a state.
     pub route_of: Rc<dyn Fn(&S) -> Route>,
     /// Shows an address the page did not write.
-    pub onroute: Callback<Route, Heard>,
+    pub onroute: Callback<Route, Answered>,
     /// Hears each address the page writes.
     pub onwritten: Option<Callback<Route>>,
 }
@@ -94,8 +94,8 @@ pub fn use_address<S: Clone + PartialEq + 'static>(
             return;
         }
         match onroute.emit(route.clone()) {
-            Heard::Shown => written.borrow_mut().showing(route),
-            Heard::Refused => {
+            Answered::Shown => written.borrow_mut().showing(route),
+            Answered::Refused => {
                 let last = written.borrow().last().cloned();
                 if let Some(last) = last.filter(|last| last != route) {
                     written.borrow_mut().wrote(&last);
@@ -121,7 +121,7 @@ pub fn use_player_address(
         if asked != current {
             dispatcher.dispatch(PlayerAction::Load(asked.clone()));
         }
-        Heard::Shown
+        Answered::Shown
     });
     let address = Address {
         shown: player.setup(),

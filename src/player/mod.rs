@@ -41,7 +41,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-pub use address::{absolute, use_address, use_player_address, Address, Heard, Written};
+pub use address::{absolute, use_address, use_player_address, Address, Answered, Written};
 pub use hooks::{use_playback, use_shortcuts};
 pub use lab::Lab;
 pub use state::{Design, Part, PlayerAction, PlayerState, Prediction, Setup};

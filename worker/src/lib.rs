@@ -8,10 +8,10 @@
 
 pub mod clock;
 
+use lab_course::build_task::Judged;
 use lab_course::challenge::{self, Challenge};
 use lab_course::rich::Rich;
 use lab_course::share::{ShareError, WholeScenario};
-use lab_course::BuildFigures;
 use lab_engine::{Budget, Contention, Explorer, Extent, FaultKind, PolicyRun, Report, Scenario};
 use serde::{Deserialize, Serialize};
 
@@ -92,21 +92,16 @@ impl Texts {
 pub struct Judgement {
     pub texts: Texts,
     /// The figures and the lesson file, or the first broken promise in words.
-    pub verdict: Result<Judged, String>,
+    pub verdict: Result<Approved, String>,
     /// Milliseconds the worker spent.
     pub milliseconds: f64,
 }
 
-/// A challenge that keeps its promises.
+/// A challenge that keeps its promises, approved for sharing: what the checks found of its
+/// build task, and the challenge as a lesson file `lab check` accepts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Judged {
-    pub figures: BuildFigures,
-    /// The start's shortest counterexample, in words (none when the start is not a whole
-    /// program).
-    pub start_breaks: Option<String>,
-    /// Too many arrangements hold, in words.
-    pub warning: Option<String>,
-    /// The challenge as a lesson file `lab check` accepts.
+pub struct Approved {
+    pub judged: Judged,
     pub lesson: String,
 }
 
@@ -154,23 +149,23 @@ pub struct Findings {
     /// How far the search went, within what budget: the report's own.
     pub extent: Extent,
     /// Every property's statement and whether it holds, in `Property::ALL` order.
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<VerdictInWords>,
     /// The shortest schedule that breaks any invariant.
-    pub counterexample: Option<Found>,
+    pub counterexample: Option<FoundSchedule>,
     /// Milliseconds the worker spent searching.
     pub milliseconds: f64,
 }
 
 /// One property over the whole search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Verdict {
+pub struct VerdictInWords {
     pub statement: String,
     pub holds: bool,
 }
 
 /// The shortest counterexample: a scenario that replays it, and the event that breaks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Found {
+pub struct FoundSchedule {
     pub scenario: WholeScenario,
     pub events: u32,
     /// The schedule in words.
@@ -184,12 +179,12 @@ impl Findings {
             verdicts: report
                 .properties
                 .iter()
-                .map(|verdict| Verdict {
+                .map(|verdict| VerdictInWords {
                     statement: verdict.property.statement().to_string(),
                     holds: verdict.holds,
                 })
                 .collect(),
-            counterexample: report.counterexample.as_ref().map(|found| Found {
+            counterexample: report.counterexample.as_ref().map(|found| FoundSchedule {
                 scenario: WholeScenario::of(&found.scenario),
                 events: found.events,
                 description: found.description.clone(),
@@ -199,7 +194,7 @@ impl Findings {
     }
 }
 
-impl Found {
+impl FoundSchedule {
     /// The scenario that replays the counterexample.
     pub fn scenario(&self) -> Result<Scenario, ShareError> {
         self.scenario.read()
@@ -300,7 +295,7 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
 
 /// A challenge held to its promises, its arrangements counted, and written as a lesson file
 /// whose one design is declared safe or unsafe as the explorer finds it.
-fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged, String> {
+fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Approved, String> {
     let opened = challenge.open()?;
     let within = challenge.budget_words();
     let judged = opened.task().judge(
@@ -319,10 +314,8 @@ fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Judged,
         return Err("the explorer's step limit cut the search of the design as it opens: make the scenario smaller or the budget lower".into());
     }
     let safe = report.counterexample.is_none();
-    Ok(Judged {
-        figures: judged.figures,
-        start_breaks: judged.start_breaks,
-        warning: judged.warning,
+    Ok(Approved {
+        judged,
         lesson: challenge::lesson::text(challenge, safe)?,
     })
 }
@@ -433,17 +426,17 @@ mod tests {
         let Some(Reply::Judged(judgement)) = replies.last() else {
             panic!("{replies:?}");
         };
-        let judged = judgement.verdict.as_ref().expect("it keeps its promises");
-        assert!(judged.figures.hold >= 1, "{judged:?}");
+        let approved = judgement.verdict.as_ref().expect("it keeps its promises");
+        assert!(approved.judged.figures.hold >= 1, "{approved:?}");
         assert!(
-            judged.figures.hold < judged.figures.arrangements,
-            "{judged:?}"
+            approved.judged.figures.hold < approved.judged.figures.arrangements,
+            "{approved:?}"
         );
-        assert!(judged.start_breaks.is_some());
+        assert!(approved.judged.start_breaks.is_some());
         assert!(
-            judged.lesson.contains("kind = \"unsafe\""),
+            approved.lesson.contains("kind = \"unsafe\""),
             "{}",
-            judged.lesson
+            approved.lesson
         );
         assert_eq!(judgement.texts.brief.plain(), "Send it once.");
     }

@@ -322,12 +322,12 @@ pub(crate) fn one() -> u32 {
 pub(crate) struct QuestionFile {
     pub(crate) kind: QuestionKind,
     pub(crate) prompt: Spanned<String>,
-    pub(crate) options: Vec<ChoiceFile>,
+    pub(crate) options: Vec<QuestionOptionFile>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ChoiceFile {
+pub(crate) struct QuestionOptionFile {
     /// Inline Markdown.
     pub(crate) text: String,
     pub(crate) correct: bool,

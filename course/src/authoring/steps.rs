@@ -11,7 +11,7 @@ use super::error::{at, LessonError};
 use super::files::{LessonFile, StepFile, TryFile};
 use super::task::{compile_task, Here};
 use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
-use crate::model::{Choice, Design, Question, Step};
+use crate::model::{Design, Question, QuestionOption, Step};
 
 /// Every step of the lesson file, compiled; each problem is pushed to `errors` at its place.
 pub(crate) fn compile_steps(
@@ -211,7 +211,7 @@ fn compile_questions(
             options: question
                 .options
                 .iter()
-                .map(|option| Choice {
+                .map(|option| QuestionOption {
                     text_html: inline_markdown(&option.text),
                     correct: option.correct,
                     explain_html: inline_markdown(&option.explain),

@@ -11,7 +11,7 @@ use super::files::{
     ChooseFile, FindLineFile, HuntFile, InjectFile, StepFile, TaskOptionFile, TryFile,
 };
 use crate::markdown::{inline_markdown, plain_text};
-use crate::model::{Change, Design, Hunt, QuestionKind, Task, TaskOption, TryExpect};
+use crate::model::{Design, DesignChange, Hunt, QuestionKind, Task, TaskOption, TryExpect};
 use crate::names::{by_name, name_of};
 
 /// Where a step's task is checked: its design, that design's run, the step's cursor in it, and
@@ -158,7 +158,7 @@ fn compile_choose(choose: &ChooseFile, here: &Here) -> Result<Task, String> {
     }
     let policies = options
         .iter()
-        .filter(|option| matches!(option.change, Change::Policy { .. }))
+        .filter(|option| matches!(option.change, DesignChange::Policy { .. }))
         .count();
     match (policies, &choose.contention) {
         (0, Some(_)) => {
@@ -184,12 +184,12 @@ fn compile_choose(choose: &ChooseFile, here: &Here) -> Result<Task, String> {
     })
 }
 
-fn change_of(option: &TaskOptionFile) -> Result<Change, String> {
+fn change_of(option: &TaskOptionFile) -> Result<DesignChange, String> {
     let name = &option.label;
     match (option.switch, option.on, option.key, option.policy) {
-        (Some(switch), Some(on), None, None) => Ok(Change::Switch { switch, on }),
-        (None, None, Some(key), None) => Ok(Change::Key { key }),
-        (None, None, None, Some(policy)) => Ok(Change::Policy { policy }),
+        (Some(switch), Some(on), None, None) => Ok(DesignChange::Switch { switch, on }),
+        (None, None, Some(key), None) => Ok(DesignChange::Key { key }),
+        (None, None, None, Some(policy)) => Ok(DesignChange::Policy { policy }),
         (Some(_), None, None, None) => Err(format!(
             "option \"{name}\" names a switch but not on = true or false"
         )),
@@ -204,7 +204,7 @@ fn change_of(option: &TaskOptionFile) -> Result<Change, String> {
 fn check_designs(options: &[TaskOption], expect: TryExpect, here: &Here) -> Result<(), String> {
     let scenario: &Scenario = &here.design.scenario;
     for option in options {
-        if let Change::Switch { switch, .. } = option.change {
+        if let DesignChange::Switch { switch, .. } = option.change {
             if !scenario.workflow.switches().contains(&switch) {
                 return Err(format!(
                     "option \"{}\": this workflow has no switch {}",
@@ -246,7 +246,7 @@ fn check_designs(options: &[TaskOption], expect: TryExpect, here: &Here) -> Resu
 fn check_policies(options: &[TaskOption], contention: &Contention) -> Result<(), String> {
     let mut runs = Vec::new();
     for option in options {
-        let Change::Policy { policy } = option.change else {
+        let DesignChange::Policy { policy } = option.change else {
             continue;
         };
         runs.push((option, contention.run(policy)));
