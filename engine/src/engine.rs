@@ -810,7 +810,7 @@ impl Engine {
         );
         let silent = matches!(reply, SubmitReply::SilentlyAccepted { .. });
         let mut step = Step {
-            outcome: Some(Outcome::LateCommit { reply: reply }),
+            outcome: Some(Outcome::LateCommit { reply }),
             ..Step::default()
         };
         step.flags.silent_change = silent;

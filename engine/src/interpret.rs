@@ -1189,7 +1189,7 @@ impl Task {
             }
         };
         // The provider's answer already holds the receipt: the outcome takes it, no copy.
-        step.outcome = Some(Outcome::Submitted { reply: reply });
+        step.outcome = Some(Outcome::Submitted { reply });
         then
     }
 
