@@ -44,7 +44,7 @@ fn sample_progress() -> String {
         );
     }
     progress.last = Some(("naive-retry".to_string(), 35));
-    progress.last_ms = Some(1_764_547_200_000);
+    progress.last_milliseconds = Some(1_764_547_200_000);
     to_json(&progress).expect("progress serializes")
 }
 

@@ -68,7 +68,7 @@ mod tests {
                 })
                 .collect(),
             last: last.map(|(id, step)| (id.to_string(), step)),
-            last_ms: None,
+            last_milliseconds: None,
             predictions: BTreeMap::new(),
             boards: BTreeMap::new(),
             challenges: BTreeMap::new(),
@@ -267,7 +267,7 @@ mod tests {
             version: PROGRESS_VERSION,
             lessons,
             last: None,
-            last_ms: None,
+            last_milliseconds: None,
             predictions: BTreeMap::new(),
             boards: BTreeMap::new(),
             challenges: BTreeMap::new(),
@@ -470,8 +470,21 @@ mod tests {
         assert_eq!(replaced.settings, Settings::default());
     }
 
-    fn timed(mut progress: Progress, last_ms: u64) -> Progress {
-        progress.last_ms = Some(last_ms);
+    /// Progress saved before the names had no abbreviations (`last_ms`) reads the same.
+    #[test]
+    fn progress_with_the_old_time_field_reads() {
+        let text = format!(
+            r#"{{"version":{PROGRESS_VERSION},"lessons":{{"lost-reply":{{"furthest":3,"total":10,"completed":false}}}},"last":["lost-reply",3],"last_ms":1000}}"#
+        );
+        let read: Progress = parse(&text).expect("reads");
+        assert_eq!(read.last_milliseconds, Some(1000));
+        assert!(to_json(&read)
+            .expect("writes")
+            .contains("\"last_milliseconds\": 1000"));
+    }
+
+    fn timed(mut progress: Progress, last_milliseconds: u64) -> Progress {
+        progress.last_milliseconds = Some(last_milliseconds);
         progress
     }
 
@@ -503,7 +516,7 @@ mod tests {
             ],
             Some(("new", 1)),
         );
-        expected.last_ms = Some(300);
+        expected.last_milliseconds = Some(300);
         assert_eq!(*next.progress, expected);
         let undone = reduce(&next, AppAction::UndoImport);
         assert!(Rc::ptr_eq(&undone.progress, &before));
@@ -585,7 +598,7 @@ mod tests {
         let theirs = timed(progress_of(&[("b", 3, 3, true)], Some(("b", 3))), 400);
         assert_eq!(ours.merged(&theirs).last, Some(("a".to_string(), 2)));
         assert_eq!(theirs.merged(&ours).last, Some(("a".to_string(), 2)));
-        assert_eq!(theirs.merged(&ours).last_ms, Some(500));
+        assert_eq!(theirs.merged(&ours).last_milliseconds, Some(500));
         let untimed = progress_of(&[("b", 3, 3, true)], Some(("b", 3)));
         assert_eq!(ours.merged(&untimed).last, Some(("a".to_string(), 2)));
         assert_eq!(
@@ -682,7 +695,7 @@ mod tests {
         assert!(by_name::<Theme>("theme", "purple").is_err());
         assert_eq!(Theme::System.attribute(), None);
         assert_eq!(Theme::Dark.attribute(), Some("dark"));
-        assert!(Speed::Slow.delay_ms() > Speed::Normal.delay_ms());
-        assert!(Speed::Normal.delay_ms() > Speed::Fast.delay_ms());
+        assert!(Speed::Slow.delay_milliseconds() > Speed::Normal.delay_milliseconds());
+        assert!(Speed::Normal.delay_milliseconds() > Speed::Fast.delay_milliseconds());
     }
 }

@@ -225,7 +225,7 @@ fn Room(props: &RoomProps) -> Html {
                         hints,
                         checks,
                         solved,
-                        saved_ms: js_sys::Date::now() as u64,
+                        saved_milliseconds: js_sys::Date::now() as u64,
                     },
                 })
             },

@@ -44,7 +44,7 @@ fn challenges(progress: &crate::store::Progress) -> Html {
         return Html::default();
     }
     let mut opened: Vec<_> = progress.challenges.values().collect();
-    opened.sort_by_key(|entry| std::cmp::Reverse(entry.saved_ms));
+    opened.sort_by_key(|entry| std::cmp::Reverse(entry.saved_milliseconds));
     let items = opened.into_iter().map(|attempt| {
         html! {
             <li class="lesson-card">

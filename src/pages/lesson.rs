@@ -493,7 +493,7 @@ fn BuildTask(props: &BuildTaskProps) -> Html {
                         board,
                         hints,
                         solved,
-                        saved_ms: js_sys::Date::now() as u64,
+                        saved_milliseconds: js_sys::Date::now() as u64,
                     },
                 })
             },

@@ -20,7 +20,7 @@ pub fn use_playback(player: &UseReducerHandle<PlayerState>, speed: Speed) {
         (player.playing(), player.frame(), speed),
         move |&(playing, _, speed)| {
             let timer = playing.then(|| {
-                Timeout::new(speed.delay_ms(), move || {
+                Timeout::new(speed.delay_milliseconds(), move || {
                     dispatcher.dispatch(PlayerAction::Tick)
                 })
             });

@@ -29,8 +29,9 @@ pub struct Progress {
     /// When `last` was visited, in milliseconds since 1970, so a merge keeps the more recent
     /// position. Absent in files from before it was added, which then count as oldest; older
     /// builds ignore it, so the format version is unchanged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_ms: Option<u64>,
+    /// Written `last_ms` before the names had no abbreviations; still read.
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "last_ms")]
+    pub last_milliseconds: Option<u64>,
     /// Which parts' predictions the learner answered and which they skipped, by lesson. Absent
     /// when none was asked yet; older builds ignore it, so the format version is unchanged.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -60,9 +61,10 @@ pub struct ChallengeProgress {
     pub checks: u32,
     #[serde(default)]
     pub solved: bool,
-    /// When it was saved, in milliseconds since 1970: a merge keeps the newer board.
-    #[serde(default)]
-    pub saved_ms: u64,
+    /// When it was saved, in milliseconds since 1970: a merge keeps the newer board. (Written
+    /// `saved_ms` before; still read.)
+    #[serde(default, alias = "saved_ms")]
+    pub saved_milliseconds: u64,
 }
 
 /// At most this many challenges are kept: each holds its link, up to 16 KB.
@@ -77,9 +79,10 @@ pub struct BoardProgress {
     pub hints: u32,
     #[serde(default)]
     pub solved: bool,
-    /// When it was saved, in milliseconds since 1970: a merge keeps the newer board.
-    #[serde(default)]
-    pub saved_ms: u64,
+    /// When it was saved, in milliseconds since 1970: a merge keeps the newer board. (Written
+    /// `saved_ms` before; still read.)
+    #[serde(default, alias = "saved_ms")]
+    pub saved_milliseconds: u64,
 }
 
 /// The parts of one lesson (1-based) whose prediction the learner answered, and those they
@@ -111,7 +114,7 @@ impl Default for Progress {
             version: PROGRESS_VERSION,
             lessons: BTreeMap::new(),
             last: None,
-            last_ms: None,
+            last_milliseconds: None,
             predictions: BTreeMap::new(),
             boards: BTreeMap::new(),
             challenges: BTreeMap::new(),
@@ -152,7 +155,7 @@ impl Progress {
         let mut next = self.clone();
         next.lessons.insert(lesson.to_string(), entry);
         next.last = last;
-        next.last_ms = Some(now_milliseconds);
+        next.last_milliseconds = Some(now_milliseconds);
         Some(next)
     }
 
@@ -177,7 +180,9 @@ impl Progress {
         let theirs_newer = match (&self.last, &other.last) {
             (_, None) => false,
             (None, Some(_)) => true,
-            (Some(_), Some(_)) => other.last_ms.unwrap_or(0) > self.last_ms.unwrap_or(0),
+            (Some(_), Some(_)) => {
+                other.last_milliseconds.unwrap_or(0) > self.last_milliseconds.unwrap_or(0)
+            }
         };
         let theirs_kept = other
             .last
@@ -185,7 +190,7 @@ impl Progress {
             .is_some_and(|(id, _)| next.lessons.contains_key(id));
         if theirs_newer && theirs_kept {
             next.last.clone_from(&other.last);
-            next.last_ms = other.last_ms;
+            next.last_milliseconds = other.last_milliseconds;
         }
         for (id, theirs) in &other.predictions {
             if !next.predictions.contains_key(id) && next.predictions.len() >= LESSONS_MAX as usize
@@ -213,7 +218,7 @@ impl Progress {
                         // either side saw.
                         let (solved, hints) =
                             (mine.solved || board.solved, mine.hints.max(board.hints));
-                        if board.saved_ms > mine.saved_ms {
+                        if board.saved_milliseconds > mine.saved_milliseconds {
                             *mine = board.clone();
                         }
                         mine.solved = solved;
@@ -247,7 +252,7 @@ impl Progress {
         };
         let same = before.is_some_and(|known| {
             ChallengeProgress {
-                saved_ms: known.saved_ms,
+                saved_milliseconds: known.saved_milliseconds,
                 ..next_attempt.clone()
             } == *known
         });
@@ -435,7 +440,7 @@ impl ChallengeProgress {
     /// Two saves of one challenge as one: the newer board, solved if either solved it, every
     /// hint and check either side counted.
     fn joined(&self, other: &ChallengeProgress) -> ChallengeProgress {
-        let newer = match other.saved_ms > self.saved_ms {
+        let newer = match other.saved_milliseconds > self.saved_milliseconds {
             true => other,
             false => self,
         };
@@ -457,7 +462,7 @@ mod tests {
         solved: bool,
         hints: u32,
         checks: u32,
-        saved_ms: u64,
+        saved_milliseconds: u64,
     ) -> ChallengeProgress {
         ChallengeProgress {
             title: "Guard the notification".into(),
@@ -466,7 +471,7 @@ mod tests {
             hints,
             checks,
             solved,
-            saved_ms,
+            saved_milliseconds,
         }
     }
 

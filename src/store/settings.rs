@@ -92,7 +92,7 @@ impl Speed {
     }
 
     /// The pause between two steps: slow 2000 ms, normal 1200 ms, fast 600 ms.
-    pub fn delay_ms(self) -> u32 {
+    pub fn delay_milliseconds(self) -> u32 {
         match self {
             Speed::Slow => 2_000,
             Speed::Normal => 1_200,
