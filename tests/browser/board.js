@@ -147,7 +147,7 @@ export function buildPart(lesson = 'lost-reply') {
   const part = courseTasks().find((task) => task.lesson === lesson && task.task.build);
   assert.ok(part, `${lesson} has a build task`);
   const traces = engineTraces(lessonFile(lesson));
-  const step = stepOf(traces, part.variant, part.at);
+  const step = stepOf(traces, part.design, part.at);
   const total = stepCount(traces);
   return { ...part, build: part.task.build, step, total, hash: `#/lesson/${lesson}/${step}` };
 }

@@ -18,15 +18,15 @@ describe('hand-over to a person', () => {
   it('cancel-and-review: a cancel with the submit in flight leaves the row unknown, with its review item, until the lookup', async () => {
     const traces = engineTraces('lessons/15-cancel-and-review.toml');
     // The designs in file order: new identity, resume, cancel in flight, cancel between steps, the limit.
-    const variant = 2;
-    const trace = traces[variant];
+    const design = 2;
+    const trace = traces[design];
     const cancel = trace.events.findIndex((event) => event.fault === 'cancel');
     assert.ok(cancel > 0, 'the design cancels');
     const late = trace.events.findIndex((event) => event.actor === 'provider');
     assert.ok(late > cancel, 'the timed-out request commits after the cancel');
     const { page, errors, close } = await newPage(browser);
 
-    const atCancel = stepOf(traces, variant, cancel + 1);
+    const atCancel = stepOf(traces, design, cancel + 1);
     await open(page, lessonUrl(origin, 'cancel-and-review', atCancel));
     await waitForStep(page, atCancel, total(traces));
     await page.getByRole('heading', { name: 'Cancelled while the request is in flight' }).waitFor();
@@ -36,7 +36,7 @@ describe('hand-over to a person', () => {
     assert.equal(row['Review item'].value, 'owner: operator; next: look OP-401 up under its own key, then resume OP-401; never resubmit it as new');
     await waitForText(page.getByRole('region', { name: 'What just happened' }), /outcome stays unknown/);
 
-    const atEnd = stepOf(traces, variant, trace.events.length);
+    const atEnd = stepOf(traces, design, trace.events.length);
     await open(page, lessonUrl(origin, 'cancel-and-review', atEnd));
     await waitForStep(page, atEnd, total(traces));
     const settled = await readRecordRow(page, 'OP-401');
@@ -50,19 +50,19 @@ describe('hand-over to a person', () => {
   it('changed-payload: a request without a key gets 400 and a review item for the client team', async () => {
     const traces = engineTraces('lessons/06-changed-payload.toml');
     // silent, stripe-400, leach-409, ietf-422, ietf-no-key, limit.
-    const variant = 4;
-    const trace = traces[variant];
+    const design = 4;
+    const trace = traces[design];
     const submit = trace.events.findIndex((event) => event.action === 'provider.submit');
     assert.ok(submit > 0, 'the design submits');
     const { page, errors, close } = await newPage(browser);
-    const at = stepOf(traces, variant, submit + 1);
+    const at = stepOf(traces, design, submit + 1);
     await open(page, lessonUrl(origin, 'changed-payload', at));
     await waitForStep(page, at, total(traces));
     await page.getByRole('heading', { name: 'No key at all: 400' }).waitFor();
     await waitForText(page.getByRole('region', { name: 'What just happened' }), /400: no Idempotency-Key header/);
     assert.match(await page.getByRole('region', { name: 'Code' }).innerText(), /key = None {2}# no Idempotency-Key header is sent/);
 
-    const atEnd = stepOf(traces, variant, trace.events.length);
+    const atEnd = stepOf(traces, design, trace.events.length);
     await open(page, lessonUrl(origin, 'changed-payload', atEnd));
     await waitForStep(page, atEnd, total(traces));
     const row = await readRecordRow(page, 'OP-001');

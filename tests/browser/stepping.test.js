@@ -54,9 +54,9 @@ describe('the lost-reply lesson, step by step', () => {
     await stopServer(server);
   });
 
-  /** The frame where an event of a variant first matches, from the engine's trace. */
-  const frameWhere = (variant, predicate) => {
-    const frame = frames.find((f) => f.variant === variant && f.event && predicate(f.event));
+  /** The frame where an event of a design first matches, from the engine's trace. */
+  const frameWhere = (design, predicate) => {
+    const frame = frames.find((f) => f.design === design && f.event && predicate(f.event));
     assert.ok(frame, 'the engine trace has the event this test looks for');
     return frame;
   };
@@ -72,10 +72,10 @@ describe('the lost-reply lesson, step by step', () => {
     const lostBlind = frameWhere(0, (event) => event.fault === 'lose_reply');
     const duplicate = frameWhere(0, (event) => event.broke.includes('one_effect'));
     const lostSafe = frameWhere(2, (event) => event.fault === 'lose_reply');
-    const nth = (variant, action, n) =>
-      frames.filter((f) => f.variant === variant && f.event?.action === action)[n - 1];
-    const last = (variant) => frames.filter((f) => f.variant === variant).at(-1);
-    const first = (variant) => frames.find((f) => f.variant === variant);
+    const nth = (design, action, n) =>
+      frames.filter((f) => f.design === design && f.event?.action === action)[n - 1];
+    const last = (design) => frames.filter((f) => f.design === design).at(-1);
+    const first = (design) => frames.find((f) => f.design === design);
     const anchors = new Map([
       [1, 'Two reservations, two timeouts'],
       [lostRequest.step, 'A lost request'],
@@ -93,7 +93,7 @@ describe('the lost-reply lesson, step by step', () => {
         await stepOn(page);
         await waitForStep(page, frame.step, total);
       }
-      const where = `step ${frame.step} (design ${frame.variant + 1}, event ${frame.cursor})`;
+      const where = `step ${frame.step} (design ${frame.design + 1}, event ${frame.cursor})`;
       // Reading the DOM and taking the picture do not disturb each other: do both at once.
       const state = await readLessonState(page, OP);
       seen.push(state);
@@ -126,7 +126,7 @@ describe('the lost-reply lesson, step by step', () => {
       }
 
       // The design being played is the current one in the design bar.
-      assert.deepEqual(state.design, traces.map((_, index) => (index === frame.variant ? 'step' : null)), `${where}: current design`);
+      assert.deepEqual(state.design, traces.map((_, index) => (index === frame.design ? 'step' : null)), `${where}: current design`);
 
       // The lesson text changes exactly where the lesson binds it.
       if (anchors.has(frame.step)) {
@@ -146,7 +146,7 @@ describe('the lost-reply lesson, step by step', () => {
     const dup = seen.findIndex((state) => state.records['Provider records'].value === '2: receipt-OP-002, receipt-OP-002-2');
     assert.ok(dup >= 0, 'some step of design 1 shows two provider records');
     assert.equal(dup + 1, duplicate.step, 'the second record appears at the event that breaks one_effect');
-    assert.equal(frames[dup].variant, 0, 'the duplicate is in design 1');
+    assert.equal(frames[dup].design, 0, 'the duplicate is in design 1');
     assert.equal(seen[dup].records['Provider records'].duplicate, true, 'the cell says "duplicate"');
     const broken = seen[dup].invariants.find((invariant) => invariant.statement === ONE_EFFECT);
     assert.ok(broken.broken, `"${ONE_EFFECT}" is listed as broken: ${broken.text}`);
@@ -180,7 +180,7 @@ describe('the lost-reply lesson, step by step', () => {
     const { next, back, restart } = stepper(page);
     const lostBlind = frameWhere(0, (event) => event.fault === 'lose_reply').step;
     const duplicate = frameWhere(0, (event) => event.broke.includes('one_effect')).step;
-    const designTwo = frames.find((f) => f.variant === 1).step;
+    const designTwo = frames.find((f) => f.design === 1).step;
 
     /** At step `step`: Back shows the step before as the engine has it, Next shows `step` again. */
     const backAndForth = async (step) => {
@@ -234,9 +234,9 @@ describe('the lost-reply lesson, step by step', () => {
     stepped ??= await stepThrough();
 
     const duplicate = frameWhere(0, (event) => event.broke.includes('one_effect')).step;
-    const designTwo = frames.find((f) => f.variant === 1).step;
+    const designTwo = frames.find((f) => f.design === 1).step;
     const lostSafe = frameWhere(2, (event) => event.fault === 'lose_reply').step;
-    // The duplicate, the first step of design 2 (a variant boundary), design 3's lost reply, the end.
+    // The duplicate, the first step of design 2 (a design boundary), design 3's lost reply, the end.
     for (const step of [duplicate, designTwo, lostSafe, total]) {
       const { page, errors, close } = await newPage(browser);
       await open(page, lessonUrl(origin, LESSON, step));
@@ -255,7 +255,7 @@ describe('the lost-reply lesson, step by step', () => {
     await waitForStep(page, 9, total);
     const designs = page.getByRole('navigation', { name: 'Designs in this lesson' });
     await designs.getByRole('button', { name: /Resubmit; the provider deduplicates/ }).click();
-    const designTwo = frames.find((f) => f.variant === 1).step;
+    const designTwo = frames.find((f) => f.design === 1).step;
     await waitForStep(page, designTwo, total);
     const row = await readRecordRow(page, OP);
     assert.equal(row.Journal.value, 'no row', 'design 2 starts from an empty journal');

@@ -336,8 +336,8 @@ export function labJson(args) {
 
 /**
  * Runs the lesson through the engine's CLI (`cargo run -p lab -- run FILE --json`, or the binary
- * named by $LAB_BIN), with `extra` arguments (e.g. `--switch reconcile=on`): one trace per variant, in the lesson file's order. Each line is
- * {"name": "lesson / variant", "trace": {...}, "text": [{"outcome", "labels"}, ...]}. An event's
+ * named by $LAB_BIN), with `extra` arguments (e.g. `--switch reconcile=on`): one trace per design, in the lesson file's order. Each line is
+ * {"name": "lesson / design", "trace": {...}, "text": [{"outcome", "labels"}, ...]}. An event's
  * `outcome` is data (engine/TRACE.md); the words the page shows are `text`'s, copied onto each
  * event as `outcomeText`.
  */
@@ -371,8 +371,8 @@ export function engineTraces(lessonFile, extra = []) {
 /** How many steps a lesson has: one a frame of every design (its events + 1). */
 export const stepCount = (traces) => traces.reduce((sum, trace) => sum + trace.events.length + 1, 0);
 
-/** The 1-based URL step of `cursor` in the design at `variant`, from the engine's traces. */
-export const stepOf = (traces, variant, cursor) => stepCount(traces.slice(0, variant)) + cursor + 1;
+/** The 1-based URL step of `cursor` in the design at `design`, from the engine's traces. */
+export const stepOf = (traces, design, cursor) => stepCount(traces.slice(0, design)) + cursor + 1;
 
 const STATUS_WORDS = {
   pending: 'pending',
@@ -437,19 +437,19 @@ export function traceStates(trace) {
 }
 
 /**
- * Every frame of the lesson: the variants play one after another, each contributing
+ * Every frame of the lesson: the designs play one after another, each contributing
  * events.length + 1 frames (cursor 0 is the initial state). The URL step is frame + 1.
  */
 export function lessonFrames(traces, op) {
   const frames = [];
-  traces.forEach((trace, variant) => {
+  traces.forEach((trace, design) => {
     const states = traceStates(trace);
     for (let cursor = 0; cursor <= trace.events.length; cursor += 1) {
       const state = states[cursor];
       const previous = cursor === 0 ? null : states[cursor - 1];
       frames.push({
         step: frames.length + 1,
-        variant,
+        design,
         cursor,
         events: trace.events.length,
         event: cursor === 0 ? null : trace.events[cursor - 1],

@@ -78,7 +78,7 @@ describe('switches', () => {
     const part = courseTasks().find((task) => task.task.flip);
     assert.ok(part, 'the course has a flip task');
     const traces = engineTraces(lessonFile(part.lesson));
-    const step = stepOf(traces, part.variant, part.at);
+    const step = stepOf(traces, part.design, part.at);
     const { page, errors, close } = await newPage(browser);
     await open(page, lessonUrl(origin, part.lesson, step));
     const task = page.getByRole('group', { name: 'Try it' });

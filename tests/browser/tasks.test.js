@@ -77,7 +77,7 @@ const DO = {
 
   async until(page, task, where, { traces, part }) {
     // Reached when the cursor reaches the event: not one step before, and exactly there.
-    const target = stepOf(traces, part.variant, task.event);
+    const target = stepOf(traces, part.design, task.event);
     const done = page.getByText(`Done: you ran until event ${task.event}.`);
     await page.getByRole('group', { name: 'Try it' }).getByText(`Run until event ${task.event}: `).waitFor();
     let [step, total] = await stepNumbers(page);
@@ -88,7 +88,7 @@ const DO = {
       await waitForStep(page, step, total);
     }
     await done.waitFor();
-    const event = traces[part.variant].events[task.event - 1];
+    const event = traces[part.design].events[task.event - 1];
     assert.ok(task.what.startsWith(event.outcomeText), `${where}: the task names what event ${task.event} shows`);
   },
 
@@ -200,7 +200,7 @@ describe("every lesson's tasks", () => {
       for (const part of tasks) {
         const [kind] = Object.keys(part.task);
         const task = part.task[kind];
-        const step = stepOf(traces, part.variant, part.at);
+        const step = stepOf(traces, part.design, part.at);
         const where = `${id}, part ${part.part} (${kind}) at step ${step}`;
         await open(page, lessonUrl(origin, id, step));
         await waitForStep(page, step, total);
