@@ -25,6 +25,13 @@ use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 /// Ticks a crashed worker stays down before it restarts.
 const RESTART_DELAY_TICKS: u32 = 2;
 
+/// The answers that end an operation: a charge, a decline, or the stored result replayed.
+const FINAL_ANSWERS: [&str; 3] = ["charged", "declined", "replayed"];
+
+/// The most steps the retry that judges `eventually_answered` may take before it counts as
+/// never answering.
+const RETRY_STEPS_MAX: u32 = 64;
+
 /// The provider's lane id, and the actor of a late commit there.
 const PROVIDER: &str = "provider";
 
@@ -667,7 +674,7 @@ impl Engine {
         }
         // Journal rows changed in place rejoin the running digest, if one is kept.
         self.world.settle_digest();
-        let broke = match records_before.is_some()
+        let mut broke = match records_before.is_some()
             && records_before == self.world.settled_digest()
             && step.flags == StepFlags::default()
         {
@@ -688,6 +695,15 @@ impl Engine {
                 .checker
                 .check(self.events, &self.world, &step.flags, &op),
         };
+        // The last event ends the run: only now can an operation be left without an answer.
+        if self.program.answers_in_progress && !self.has_work() {
+            if let Some(detail) = self.unanswered() {
+                let invariant = Invariant::EventuallyAnswered;
+                if self.checker.broke(self.events, invariant, detail) {
+                    broke.push(invariant);
+                }
+            }
+        }
         self.broken_mask |= invariant_mask(&broke);
         self.assert_world();
         if !record {
@@ -717,6 +733,77 @@ impl Engine {
             broke: broke.into_iter().collect(),
             changes,
         }))
+    }
+
+    /// `eventually_answered`, judged once the run has ended: for each operation some worker's
+    /// last answer left without a final one (`in_progress`, `unknown`, ...), a fault-free retry
+    /// on a copy of the world, after every lease has run out. The operation that retry still
+    /// leaves without a final answer, with why. The engine's own world and RNG are untouched:
+    /// the copy is thrown away.
+    fn unanswered(&self) -> Option<String> {
+        let mut judged: Vec<u32> = Vec::new();
+        for (index, worker) in self.workers.iter().enumerate() {
+            let Some(last) = self.world.workers[index].results.last() else {
+                continue;
+            };
+            if FINAL_ANSWERS.contains(&&**last) || judged.contains(&worker.operation) {
+                continue;
+            }
+            judged.push(worker.operation);
+            let answer = self.retry_after_leases(index);
+            if answer.is_none_or(|answer| !FINAL_ANSWERS.contains(&answer)) {
+                let op = &self.operation_ids[worker.operation as usize];
+                let answer = answer.unwrap_or("no answer");
+                return Some(format!(
+                    "{op} never gets a final answer: a retry after every lease has run out still gets \"{answer}\""
+                ));
+            }
+        }
+        None
+    }
+
+    /// The answer a fault-free retry of worker `index`'s last run gets, on a copy of the world
+    /// whose clock has moved past every lease; `None` if it takes more than `RETRY_STEPS_MAX`
+    /// steps.
+    fn retry_after_leases(&self, index: usize) -> Option<&'static str> {
+        let mut world = self.world.clone();
+        let mut rng = self.rng.clone();
+        let lease = self.scenario.switches.lease_ticks;
+        world.tick = world.tick.saturating_add(lease).saturating_add(1);
+        let worker = &self.workers[index];
+        let number = worker.run.max(1);
+        let payload = self.payloads[index][(number - 1) as usize].sent.clone();
+        let op = self.operation_ids[worker.operation as usize].clone();
+        let run = &self.scenario.workers[index].runs[(number - 1) as usize];
+        let key: Text = match (&run.key, self.scenario.switches.key) {
+            (Some(key), _) => key.as_str().into(),
+            (None, KeySource::SourceId) => op.clone(),
+            (None, KeySource::ContentHash) => format!("h-{:08x}", fnv1a(&payload) >> 32).into(),
+            // A key made per attempt is a new key for the retry too.
+            (None, _) => format!("{op}:retry").into(),
+        };
+        let start = Start::new(op, payload, key, world.tick, number);
+        let program = &*self.program;
+        let mut task = Task::new(start, program);
+        for _ in 0..RETRY_STEPS_MAX {
+            let mut ctx = Context {
+                world: &mut world,
+                scenario: &self.scenario,
+                rng: &mut rng,
+                lane: &self.lane_ids[index],
+                fault: None,
+                record: false,
+            };
+            let step = task.step(&mut ctx, program);
+            if step.result.is_some() {
+                return step.result;
+            }
+            world.tick = world
+                .tick
+                .saturating_add(1)
+                .saturating_add(step.sleep_ticks);
+        }
+        None
     }
 
     /// Whether anything is left to happen: a run in progress or queued, or a request in flight.

@@ -43,6 +43,9 @@ pub(crate) struct Compiled {
     pub(crate) promises_unique_rows: bool,
     /// The workflow's receipt sink, if it sends one (the receipt invariants apply).
     receipt: Option<&'static str>,
+    /// The program can answer "in progress" (409): `eventually_answered` is judged when its
+    /// run ends.
+    pub(crate) answers_in_progress: bool,
     /// For each line, the registers a line the run can still reach reads (`Live`): only those
     /// tell two runs apart, so an explorer meets more states it has seen.
     live: Vec<u32>,
@@ -107,7 +110,12 @@ impl Compiled {
                 _ => index as u16,
             })
             .collect();
+        let answers_in_progress = program
+            .lines
+            .iter()
+            .any(|line| line.block == Block::ReturnInProgress);
         Ok(Compiled {
+            answers_in_progress,
             live,
             pc_key,
             listing: Listing::of(&program, scenario),
@@ -164,6 +172,7 @@ impl Live {
     const STORED: u32 = 1 << 14;
     const COMMITTED: u32 = 1 << 15;
     const ATTEMPTED: u32 = 1 << 16;
+    const DECLINED: u32 = 1 << 17;
 
     /// The registers `block` reads.
     fn read_by(block: Block) -> u32 {
@@ -188,7 +197,8 @@ impl Live {
             | B::InsertFilterOnRead
             | B::Transaction => Live::OUTPUT | Live::PRIOR_SUCCESS | Live::ATTEMPTED,
             B::NotifyGuarded | B::NotifyUnguarded | B::MarkSuccess => Live::ATTEMPTED,
-            B::IfNotClaimed | B::Charge => Live::CLAIMED,
+            B::IfNotClaimed | B::Charge | B::ChargeKeyed => Live::CLAIMED,
+            B::RecordResult | B::InsertResult | B::ReturnCharged => Live::DECLINED,
             B::IfNoStored | B::IfStored => Live::STORED,
             B::IfNotCommitted | B::IfCommitted => Live::COMMITTED,
             _ => 0,
@@ -358,6 +368,8 @@ impl Flags {
     const RETRY_ALLOWED: u16 = 1 << 8;
     /// A retry layer has moved off its first attempt (its tries and delays are then hashed).
     const LAYERS_MOVED: u16 = 1 << 9;
+    /// The gateway declined the card (402): nothing was charged, and that is the answer.
+    const DECLINED: u16 = 1 << 10;
 
     fn has(self, flag: u16) -> bool {
         self.0 & flag != 0
@@ -515,7 +527,8 @@ impl Task {
             | flag(Live::COMMITTED, Flags::COMMITTED)
             | flag(Live::PRIOR_SUCCESS, Flags::PRIOR_SUCCESS)
             | flag(Live::ATTEMPTED, Flags::ATTEMPTED)
-            | flag(Live::DELAY, Flags::RETRY_ALLOWED);
+            | flag(Live::DELAY, Flags::RETRY_ALLOWED)
+            | flag(Live::DECLINED, Flags::DECLINED);
         let found = if reads(Live::FOUND) {
             regs.found as u64
         } else {
@@ -819,6 +832,7 @@ impl Task {
             | Block::InsertFilterOnRead => self.save(ctx, step, block, stage),
             Block::TrackingInsert => self.tracking_insert(ctx, step),
             Block::Claim => self.claim(ctx, step),
+            Block::ClaimWithLease => self.claim_with_lease(ctx, step),
             Block::SelectStored => {
                 let key = &self.start.key;
                 let existing = ctx.world.table.contains(key);
@@ -834,20 +848,27 @@ impl Task {
                 self.regs.flags.set(Flags::STORED, existing);
                 Then::Next
             }
-            Block::Charge => self.charge(ctx, step),
+            Block::Charge => self.charge(ctx, step, false),
+            Block::ChargeKeyed => self.charge(ctx, step, true),
             Block::RecordResult | Block::InsertResult => {
                 let mode = match block {
                     Block::RecordResult => WriteMode::Upsert,
                     _ => WriteMode::Insert,
                 };
                 let key = &self.start.key;
-                let count = ctx.world.sink_effects("charge", &self.start.op);
-                ctx.world
-                    .write_row(mode, key, &format!("ch-{count}").into(), &self.start.op);
+                // The result as the caller will read it: its status and its body.
+                let result: Text = match self.regs.flags.has(Flags::DECLINED) {
+                    true => Text::fixed(DECLINED),
+                    false => {
+                        let count = ctx.world.sink_effects("charge", &self.start.op);
+                        format!("200 ch-{count}").into()
+                    }
+                };
+                ctx.world.write_row(mode, key, &result, &self.start.op);
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     let record = Label::Record {
                         key: key.clone(),
-                        charge: count,
+                        result,
                     };
                     (record, Some(Label::Ok))
                 });
@@ -967,6 +988,7 @@ impl Task {
                 Some(FailureClass::Temporary) => "gave_up",
                 _ => "unknown",
             },
+            Block::ReturnCharged if self.regs.flags.has(Flags::DECLINED) => "declined",
             block => block
                 .spec()
                 .result
@@ -974,8 +996,21 @@ impl Task {
         };
         step.finish(result);
         let op = &self.start.op;
+        let stored = match block {
+            Block::ReturnReplayed => stored_result(ctx.world, &self.start.key),
+            _ => None,
+        };
+        if let Some(stored) = &stored {
+            step.outcome = Some(Outcome::Replayed {
+                stored: ctx.text(stored),
+            });
+        }
         let missing = match block {
-            Block::ReturnReplayed => ctx.world.sink_effects("charge", op) == 0,
+            // A stored decline is an answer with no charge behind it.
+            Block::ReturnReplayed => {
+                ctx.world.sink_effects("charge", op) == 0
+                    && stored.is_none_or(|stored| *stored != *DECLINED)
+            }
             Block::ReturnDone => ctx.world.sink_effects("notification", op) == 0,
             Block::ReturnSkipped | Block::ReturnSucceeded => ctx.world.table_rows(op) == 0,
             _ => false,
@@ -1451,7 +1486,7 @@ impl Task {
         let outcome = ctx.world.write_row(
             WriteMode::InsertOrIgnore,
             &key,
-            &Text::fixed("in progress"),
+            &Text::fixed(IN_PROGRESS),
             &self.start.op,
         );
         let claimed = outcome == WriteOutcome::Inserted;
@@ -1476,38 +1511,108 @@ impl Task {
                 .table
                 .rows
                 .iter()
-                .any(|row| *row.key == *key && row.value == "in progress");
+                .any(|row| *row.key == *key && is_in_progress(&row.value));
         self.regs.flags.set(Flags::CLAIMED, claimed);
         self.regs.flags.set(Flags::STORED, !claimed && !pending);
         Then::Next
     }
 
-    fn charge(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    /// The card charge. A card the payload marks `"card": "declined"` is declined (402): no
+    /// charge, and the decline is the answer. `keyed`: the gateway keeps the idempotency key and
+    /// answers a repeat under it with its first charge, charging nothing new.
+    /// `claim`, with a lease: the claim keeps its tick, and a claim older than
+    /// `switches.lease_ticks` with no result stored is taken over in the same statement.
+    fn claim_with_lease(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+        let key = self.start.key.clone();
+        let now = ctx.world.tick;
+        let lease = ctx.scenario.switches.lease_ticks;
+        let held = match ctx.world.table.unique {
+            true => ctx
+                .world
+                .table
+                .rows
+                .iter()
+                .find(|row| *row.key == *key)
+                .map(|row| claimed_at(&row.value)),
+            // Without UNIQUE there is no conflict to detect: every claim inserts.
+            false => None,
+        };
+        let claim: Text = format!("{IN_PROGRESS} since tick {now}").into();
+        let (claimed, stored, outcome) = match held {
+            None => {
+                let op = &self.start.op;
+                ctx.world
+                    .write_row(WriteMode::InsertOrIgnore, &key, &claim, op);
+                (true, false, Outcome::Claimed)
+            }
+            Some(Some(since)) if now.saturating_sub(since) > lease => {
+                let op = &self.start.op;
+                ctx.world.write_row(WriteMode::Upsert, &key, &claim, op);
+                let outcome = Outcome::ClaimTakenOver { claimed_at: since };
+                (true, false, outcome)
+            }
+            Some(since) => (false, since.is_none(), Outcome::ClaimTaken),
+        };
+        let reply = if claimed {
+            Label::RowClaimed
+        } else {
+            Label::KeyTaken
+        };
+        step.messages = ctx.call("database", Lost::Nothing, || {
+            (Label::Claim { key: key.clone() }, Some(reply))
+        });
+        step.outcome = Some(outcome);
+        self.regs.flags.set(Flags::CLAIMED, claimed);
+        self.regs.flags.set(Flags::STORED, stored);
+        Then::Next
+    }
+
+    fn charge(&mut self, ctx: &mut Context, step: &mut Step, keyed: bool) -> Then {
         let (op, payload, key) = (&self.start.op, &self.start.payload, &self.start.key);
-        let receipt = ctx.world.sink_effects("charge", op) + 1;
-        let sent = send_effect(
-            ctx,
-            step,
-            "charge",
-            key,
-            op,
-            || Label::Charge {
-                payload: payload.clone(),
-            },
-            Label::Charged { charge: receipt },
-        );
+        let request = || Label::Charge {
+            payload: payload.clone(),
+        };
+        let declined = payload.contains(CARD_DECLINED);
+        let kept = keyed
+            && ctx
+                .world
+                .effects_of(op)
+                .any(|effect| *effect.sink == *"charge" && effect.key == *key);
+        let sent = match (declined, kept) {
+            (true, _) => send_kept(ctx, step, "charge", request, Label::CardDeclined),
+            (false, true) => {
+                let first = Label::Charged { charge: 1 };
+                send_kept(ctx, step, "charge", request, first)
+            }
+            (false, false) => {
+                let receipt = ctx.world.sink_effects("charge", op) + 1;
+                let reply = Label::Charged { charge: receipt };
+                send_effect(ctx, step, "charge", key, op, request, reply)
+            }
+        };
         match sent {
             Sent::NotSent(_) => {
                 // Nothing was charged: give the claimed key back so a retry can charge.
                 if self.regs.flags.has(Flags::CLAIMED) {
-                    ctx.world.delete_rows(key, "in progress");
+                    let claim = ctx.world.table.rows.iter().find_map(|row| {
+                        (*row.key == **key && is_in_progress(&row.value)).then(|| row.value.clone())
+                    });
+                    if let Some(claim) = claim {
+                        ctx.world.delete_rows(key, &claim);
+                    }
                 }
                 step.outcome = Some(Outcome::NotCharged);
                 Then::Raise(Raised::NotSent)
             }
             Sent::Done { lost } => {
-                let charges = ctx.world.sink_effects("charge", op);
-                step.outcome = Some(Outcome::Charged { charges });
+                self.regs.flags.set(Flags::DECLINED, declined);
+                step.outcome = Some(match (declined, kept) {
+                    (true, _) => Outcome::Declined,
+                    (false, true) => Outcome::ChargeReplayed,
+                    (false, false) => Outcome::Charged {
+                        charges: ctx.world.sink_effects("charge", op),
+                    },
+                });
                 match lost {
                     true => Then::Raise(Raised::Timeout),
                     false => Then::Next,
@@ -1746,6 +1851,41 @@ fn write_mode(block: Block) -> WriteMode {
         Block::WriteUpsert | Block::SaveUpsert => WriteMode::Upsert,
         _ => WriteMode::Insert,
     }
+}
+
+/// What a claim row holds until its owner records a result.
+const IN_PROGRESS: &str = "in progress";
+
+/// The stored result of a declined card: its status and its body.
+const DECLINED: &str = "402 card declined";
+
+/// What a payload says of a card the gateway declines.
+const CARD_DECLINED: &str = "\"card\":\"declined\"";
+
+/// Whether a `processed_operations` row is a claim whose owner has not recorded a result.
+pub(crate) fn is_in_progress(value: &str) -> bool {
+    value.starts_with(IN_PROGRESS)
+}
+
+/// The tick a claim row was claimed at (a leased claim keeps it; a plain claim has none, and
+/// counts as claimed at tick 0); `None` for a row holding a result.
+fn claimed_at(value: &str) -> Option<u32> {
+    let rest = value.strip_prefix(IN_PROGRESS)?;
+    Some(
+        rest.strip_prefix(" since tick ")
+            .and_then(|tick| tick.parse().ok())
+            .unwrap_or(0),
+    )
+}
+
+/// The result stored under `key`, if its owner recorded one.
+fn stored_result(world: &crate::world::World, key: &str) -> Option<Text> {
+    world
+        .table
+        .rows
+        .iter()
+        .find(|row| *row.key == *key && !is_in_progress(&row.value))
+        .map(|row| row.value.clone())
 }
 
 /// The tracker's key for a notification.

@@ -326,7 +326,9 @@ mod tests {
         assert!(whole.settings.changed.contains("\"switches\""));
         whole.settings.changed = whole.settings.changed.replace("\"switches\"", "\"design\"");
         let mut gone = WholeScenario::of(&scenario);
-        gone.settings.absent.push(vec!["design".into(), "review_owner".into()]);
+        gone.settings
+            .absent
+            .push(vec!["design".into(), "review_owner".into()]);
         gone.settings.changed = gone.settings.changed.replace("\"switches\"", "\"design\"");
         assert_eq!(whole.read().expect("reads"), scenario);
         let read = gone.read().expect("reads");
