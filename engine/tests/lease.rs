@@ -121,7 +121,7 @@ fn a_claim_whose_owner_crashed_is_never_answered() {
     );
     assert_eq!(
         broken(&trace, Invariant::EventuallyAnswered),
-        Some(trace.len() as u32),
+        Some(trace.len()),
         "judged when the run ends, at its last event"
     );
     // The retry that judged it ran on a copy: the run's own world has no charge, and the claim.
