@@ -831,8 +831,8 @@ impl Task {
             | Block::SaveUpsert
             | Block::InsertFilterOnRead => self.save(ctx, step, block, stage),
             Block::TrackingInsert => self.tracking_insert(ctx, step),
-            Block::Claim => self.claim(ctx, step),
-            Block::ClaimWithLease => self.claim_with_lease(ctx, step),
+            Block::Claim => self.claim(ctx, step, false),
+            Block::ClaimWithLease => self.claim(ctx, step, true),
             Block::SelectStored => {
                 let key = &self.start.key;
                 let existing = ctx.world.table.contains(key);
@@ -1481,15 +1481,44 @@ impl Task {
         }
     }
 
-    fn claim(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    /// Claims the key with an atomic insert (`ON CONFLICT DO NOTHING`). `leased`
+    /// (`claim_with_lease`): the claim keeps its tick, and a claim older than
+    /// `switches.lease_ticks` with no result stored is taken over in the same statement
+    /// (`ON CONFLICT (key) DO UPDATE ... WHERE claimed_at < now - lease AND result IS NULL`).
+    fn claim(&mut self, ctx: &mut Context, step: &mut Step, leased: bool) -> Then {
         let key = self.start.key.clone();
-        let outcome = ctx.world.write_row(
-            WriteMode::InsertOrIgnore,
-            &key,
-            &Text::fixed(IN_PROGRESS),
-            &self.start.op,
-        );
-        let claimed = outcome == WriteOutcome::Inserted;
+        let op = &self.start.op;
+        let now = ctx.world.tick;
+        let lease = ctx.scenario.switches.lease_ticks;
+        // Without UNIQUE there is no conflict to detect, and so nothing to take over.
+        let expired = ctx
+            .world
+            .table
+            .rows
+            .iter()
+            .filter(|_| leased && ctx.world.table.unique)
+            .find(|row| *row.key == *key)
+            .and_then(|row| claimed_at(&row.value))
+            .filter(|since| now.saturating_sub(*since) > lease);
+        let claim: Text = match leased {
+            true => format!("{IN_PROGRESS} since tick {now}").into(),
+            false => Text::fixed(IN_PROGRESS),
+        };
+        let (claimed, outcome) = match expired {
+            Some(since) => {
+                ctx.world.write_row(WriteMode::Upsert, &key, &claim, op);
+                (true, Outcome::ClaimTakenOver { claimed_at: since })
+            }
+            None => {
+                let write = ctx
+                    .world
+                    .write_row(WriteMode::InsertOrIgnore, &key, &claim, op);
+                match write == WriteOutcome::Inserted {
+                    true => (true, Outcome::Claimed),
+                    false => (false, Outcome::ClaimTaken),
+                }
+            }
+        };
         let reply = if claimed {
             Label::RowClaimed
         } else {
@@ -1498,11 +1527,7 @@ impl Task {
         step.messages = ctx.call("database", Lost::Nothing, || {
             (Label::Claim { key: key.clone() }, Some(reply))
         });
-        step.outcome = Some(if claimed {
-            Outcome::Claimed
-        } else {
-            Outcome::ClaimTaken
-        });
+        step.outcome = Some(outcome);
         // A claim whose owner has not recorded a result yet has nothing to replay: read now,
         // with the claim, as the statement's own answer.
         let pending = !claimed
@@ -1520,53 +1545,6 @@ impl Task {
     /// The card charge. A card the payload marks `"card": "declined"` is declined (402): no
     /// charge, and the decline is the answer. `keyed`: the gateway keeps the idempotency key and
     /// answers a repeat under it with its first charge, charging nothing new.
-    /// `claim`, with a lease: the claim keeps its tick, and a claim older than
-    /// `switches.lease_ticks` with no result stored is taken over in the same statement.
-    fn claim_with_lease(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
-        let key = self.start.key.clone();
-        let now = ctx.world.tick;
-        let lease = ctx.scenario.switches.lease_ticks;
-        let held = match ctx.world.table.unique {
-            true => ctx
-                .world
-                .table
-                .rows
-                .iter()
-                .find(|row| *row.key == *key)
-                .map(|row| claimed_at(&row.value)),
-            // Without UNIQUE there is no conflict to detect: every claim inserts.
-            false => None,
-        };
-        let claim: Text = format!("{IN_PROGRESS} since tick {now}").into();
-        let (claimed, stored, outcome) = match held {
-            None => {
-                let op = &self.start.op;
-                ctx.world
-                    .write_row(WriteMode::InsertOrIgnore, &key, &claim, op);
-                (true, false, Outcome::Claimed)
-            }
-            Some(Some(since)) if now.saturating_sub(since) > lease => {
-                let op = &self.start.op;
-                ctx.world.write_row(WriteMode::Upsert, &key, &claim, op);
-                let outcome = Outcome::ClaimTakenOver { claimed_at: since };
-                (true, false, outcome)
-            }
-            Some(since) => (false, since.is_none(), Outcome::ClaimTaken),
-        };
-        let reply = if claimed {
-            Label::RowClaimed
-        } else {
-            Label::KeyTaken
-        };
-        step.messages = ctx.call("database", Lost::Nothing, || {
-            (Label::Claim { key: key.clone() }, Some(reply))
-        });
-        step.outcome = Some(outcome);
-        self.regs.flags.set(Flags::CLAIMED, claimed);
-        self.regs.flags.set(Flags::STORED, stored);
-        Then::Next
-    }
-
     fn charge(&mut self, ctx: &mut Context, step: &mut Step, keyed: bool) -> Then {
         let (op, payload, key) = (&self.start.op, &self.start.payload, &self.start.key);
         let request = || Label::Charge {
