@@ -229,9 +229,8 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         B::ClaimWithLease => {
             let lease = scenario.switches.lease_ticks;
             return format!(
-                "# a claim keeps its claimed_at; one older than the lease ({lease} ticks) with no result is taken over\n\
-                 claimed, stored = claim(key, lease={lease})  # INSERT ... ON CONFLICT (key) DO UPDATE SET claimed_at = now\n\
-                 #   WHERE claimed_at < now - lease AND result IS NULL; on conflict, the stored result"
+                "# INSERT ... ON CONFLICT (key) DO UPDATE SET claimed_at = now WHERE claimed_at < now - lease AND result IS NULL\n\
+                 claimed, stored = claim(key, lease={lease})  # takes over a claim older than the lease with no result; on conflict, the stored result"
             );
         }
         B::IfNotClaimed => "if not claimed:",

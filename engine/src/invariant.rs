@@ -381,3 +381,25 @@ fn duplicate_row(world: &World, op: &str) -> Option<String> {
         (count > 1).then(|| format!("key {} has {count} rows in the results table", mine.key))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::Block;
+
+    /// `eventually_answered` is judged only for a program that can answer "in progress": the
+    /// workflows it names are exactly those that offer that answer.
+    #[test]
+    fn eventually_answered_applies_where_in_progress_can_be_answered() {
+        for workflow in WorkflowKind::ALL {
+            let offers = workflow.offered().contains(&Block::ReturnInProgress);
+            let applies = Invariant::EventuallyAnswered
+                .workflows()
+                .contains(&workflow);
+            assert_eq!(applies, offers, "{workflow:?}");
+        }
+        for invariant in Invariant::ALL {
+            assert!(!invariant.workflows().is_empty(), "{invariant:?}");
+        }
+    }
+}
