@@ -75,6 +75,10 @@ pub struct Engine {
     stop: Option<Stop>,
     /// The invariants broken so far, one bit each in `Invariant::ALL` order.
     broken_mask: u8,
+    /// For a program that can answer "in progress" (`eventually_answered`): by operation
+    /// position, the worker and run that gave its last answer, while that answer is not final.
+    /// Empty for any other program.
+    unanswered: Vec<Option<(u32, u32)>>,
     /// The explorer's choice for the step being taken, if the explorer is driving.
     forced: Option<Forced>,
     /// The step being taken is recorded as an event: only then are its messages and the text
@@ -231,6 +235,7 @@ clone_by_fields!(Engine {
     sequence,
     stop,
     broken_mask,
+    unanswered,
     forced,
     recording,
     ready_listed
@@ -339,7 +344,12 @@ impl Engine {
         let lane_ids = (0..workers.len())
             .map(|index| lane_id(index).into())
             .collect();
+        let unanswered = match program.answers_in_progress {
+            true => vec![None; scenario.operations.len()],
+            false => Vec::new(),
+        };
         Ok(Engine {
+            unanswered,
             rng: Rng::new(scenario.seed),
             scenario: Rc::new(scenario),
             world,
@@ -554,6 +564,13 @@ impl Engine {
             u64::from(self.sequence) | u64::from(self.events) << 32,
         );
         hasher.write_u64(u64::from(self.broken_mask) | stop << 8);
+        // Which operations' last answer is not final, and whose: `eventually_answered` reads it
+        // when the run ends.
+        for (position, open) in self.unanswered.iter().enumerate() {
+            if let Some((worker, run)) = open {
+                hasher.write_pair(position as u64, u64::from(*worker) | u64::from(*run) << 32);
+            }
+        }
         hasher.finish()
     }
 
@@ -660,6 +677,12 @@ impl Engine {
             }
             if let Some(result) = step.result {
                 self.world.push_result(index as u32, Text::fixed(result));
+                // A cancel's `not_started` stands for runs that never began: it answers none.
+                let answered = self.unanswered.get_mut(worker.operation as usize);
+                if let Some(open) = answered.filter(|_| result != "not_started") {
+                    let last = (index as u32, worker.run);
+                    *open = (!FINAL_ANSWERS.contains(&result)).then_some(last);
+                }
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
                     WorkerState::Done
@@ -735,50 +758,45 @@ impl Engine {
         }))
     }
 
-    /// `eventually_answered`, judged once the run has ended: for each operation some worker's
-    /// last answer left without a final one (`in_progress`, `unknown`, ...), a fault-free retry
-    /// on a copy of the world, after every lease has run out. The operation that retry still
-    /// leaves without a final answer, with why. The engine's own world and RNG are untouched:
-    /// the copy is thrown away.
+    /// `eventually_answered`, judged once the run has ended: for each operation whose last
+    /// answer is not final (`in_progress`, `unknown`, ...), a fault-free retry of the run that
+    /// gave it, on a copy of the world, after every lease has run out. The first operation that
+    /// retry still leaves without a final answer, with why. The engine's own world and RNG are
+    /// untouched: the copy is thrown away.
     fn unanswered(&self) -> Option<String> {
-        let mut judged: Vec<u32> = Vec::new();
-        for (index, worker) in self.workers.iter().enumerate() {
-            let Some(last) = self.world.workers[index].results.last() else {
-                continue;
-            };
-            if FINAL_ANSWERS.contains(&&**last) || judged.contains(&worker.operation) {
-                continue;
-            }
-            judged.push(worker.operation);
-            let answer = self.retry_after_leases(index);
-            if answer.is_none_or(|answer| !FINAL_ANSWERS.contains(&answer)) {
-                let op = &self.operation_ids[worker.operation as usize];
-                let answer = answer.unwrap_or("no answer");
-                return Some(format!(
-                    "{op} never gets a final answer: a retry after every lease has run out still gets \"{answer}\""
-                ));
-            }
-        }
-        None
+        self.unanswered
+            .iter()
+            .enumerate()
+            .filter_map(|(position, open)| open.map(|last| (position, last)))
+            .find_map(|(position, (worker, run))| {
+                let answer = self.retry_after_leases(position, worker as usize, run);
+                let answered = answer.is_some_and(|answer| FINAL_ANSWERS.contains(&answer));
+                (!answered).then(|| {
+                    let op = &self.operation_ids[position];
+                    let answer = answer.unwrap_or("no answer");
+                    format!(
+                        "{op} never gets a final answer: a retry after every lease has run out still gets \"{answer}\""
+                    )
+                })
+            })
     }
 
-    /// The answer a fault-free retry of worker `index`'s last run gets, on a copy of the world
-    /// whose clock has moved past every lease; `None` if it takes more than `RETRY_STEPS_MAX`
-    /// steps.
-    fn retry_after_leases(&self, index: usize) -> Option<&'static str> {
+    /// The answer a fault-free retry of run `run` of worker `index` (of the operation at
+    /// `position`) gets, on a copy of the world whose clock has moved past every lease; `None`
+    /// if it takes more than `RETRY_STEPS_MAX` steps.
+    fn retry_after_leases(&self, position: usize, index: usize, run: u32) -> Option<&'static str> {
         let mut world = self.world.clone();
         let mut rng = self.rng.clone();
         let lease = self.scenario.switches.lease_ticks;
         world.tick = world.tick.saturating_add(lease).saturating_add(1);
-        let worker = &self.workers[index];
-        let number = worker.run.max(1);
+        let number = run.max(1);
         let payload = self.payloads[index][(number - 1) as usize].sent.clone();
-        let op = self.operation_ids[worker.operation as usize].clone();
-        let run = &self.scenario.workers[index].runs[(number - 1) as usize];
-        let key: Text = match (&run.key, self.scenario.switches.key) {
+        let op = self.operation_ids[position].clone();
+        let plan = &self.scenario.workers[index].runs[(number - 1) as usize];
+        let key: Text = match (&plan.key, self.scenario.switches.key) {
             (Some(key), _) => key.as_str().into(),
             (None, KeySource::SourceId) => op.clone(),
-            (None, KeySource::ContentHash) => format!("h-{:08x}", fnv1a(&payload) >> 32).into(),
+            (None, KeySource::ContentHash) => content_key(&payload).into(),
             // A key made per attempt is a new key for the retry too.
             (None, _) => format!("{op}:retry").into(),
         };
@@ -1077,7 +1095,7 @@ impl Engine {
                 self.sequence += 1;
                 format!("seq-{}", self.sequence)
             }
-            KeySource::ContentHash => format!("h-{:08x}", fnv1a(payload) >> 32),
+            KeySource::ContentHash => content_key(payload),
             KeySource::FreshRandom => format!("k-{:08x}", self.rng.next_u64() >> 32),
             KeySource::None => String::new(),
         }
@@ -1260,6 +1278,11 @@ fn planned_fault(
         }
     }
     chosen
+}
+
+/// The key `key = "content_hash"` makes: `h-` and a hash of the payload.
+fn content_key(payload: &str) -> String {
+    format!("h-{:08x}", fnv1a(payload) >> 32)
 }
 
 /// One bit per invariant, in `Invariant::ALL` order.

@@ -227,3 +227,32 @@ fn the_explorer_finds_the_stuck_claim_and_the_lease_closes_it() {
         leased.counterexample
     );
 }
+
+#[test]
+fn an_operation_left_in_progress_is_judged_even_when_its_worker_answers_another_after() {
+    let trace = run(r#"
+workflow = "charge"
+faults = [{ fault = "crash", at = "sink.send", nth = 1 }]
+[[operations]]
+id = "pay-1"
+payload = { amount_eur = 20 }
+[[operations]]
+id = "pay-2"
+payload = { amount_eur = 30 }
+[[workers]]
+name = "a"
+runs = [{ op = "pay-1" }, { op = "pay-2" }]
+"#);
+    assert_eq!(results(&trace), vec![vec!["in_progress", "charged"]]);
+    let verdict = trace
+        .verdicts
+        .iter()
+        .find(|verdict| verdict.invariant == Invariant::EventuallyAnswered)
+        .expect("a verdict");
+    assert_eq!(verdict.broken_at, Some(trace.len()));
+    assert!(verdict
+        .detail
+        .as_deref()
+        .unwrap_or("")
+        .starts_with("pay-1 never"));
+}
