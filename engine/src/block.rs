@@ -152,6 +152,14 @@ pub enum Block {
     // ---- the payment webhook (the capstone: seed 002's recovery with a receipt) ----
     /// The receipt email, through a mail API that keeps the idempotency key it is given.
     EmailReceipt,
+
+    // ---- the payment service's lease, and the gateway's own key (seed 004) ----
+    /// Claims the key, or takes over a claim whose lease has run out with no result stored
+    /// (`ON CONFLICT (key) DO UPDATE ... WHERE claimed_at < now - lease AND result IS NULL`).
+    ClaimWithLease,
+    /// The charge, sent with the idempotency key: the gateway keeps the key and answers a
+    /// repeat with its first charge, charging nothing new.
+    ChargeKeyed,
 }
 
 /// What kind of line a block is.
@@ -550,6 +558,8 @@ impl Block {
         Block::SendEmail,
         Block::SaveProgress,
         Block::EmailReceipt,
+        Block::ClaimWithLease,
+        Block::ChargeKeyed,
     ];
 
     /// The block's declaration.
@@ -631,12 +641,14 @@ impl Block {
             B::SaveInsert | B::SaveInsertOrIgnore | B::SaveUpsert | B::InsertFilterOnRead => {
                 statement(A::TableWrite, AT_WRITE).raising(RAISES_SAVE)
             }
-            B::Claim => statement(A::TableWrite, INSTEAD_OF_STEP).setting(&[N::Claimed, N::Stored]),
+            B::Claim | B::ClaimWithLease => {
+                statement(A::TableWrite, INSTEAD_OF_STEP).setting(&[N::Claimed, N::Stored])
+            }
             B::IfNotClaimed => guard(&[N::Claimed]),
             B::IfNoStored => guard(&[N::Stored]),
             B::SelectStored => statement(A::TableSelect, INSTEAD_OF_STEP).setting(&[N::Stored]),
             B::IfStored => guard(&[N::Stored]),
-            B::Charge => statement(A::SinkSend, AT_SEND).raising(RAISES_SEND),
+            B::Charge | B::ChargeKeyed => statement(A::SinkSend, AT_SEND).raising(RAISES_SEND),
             B::RecordResult | B::InsertResult => statement(A::TableWrite, INSTEAD_OF_STEP),
             B::IfNotDone => statement(A::TrackerCheck, INSTEAD_OF_STEP).shaped(Shape::If),
             B::MarkDoneBefore | B::MarkDoneAfter => statement(A::TrackerMark, INSTEAD_OF_STEP),
@@ -684,7 +696,7 @@ impl Block {
 }
 
 /// How many blocks there are.
-const BLOCKS: usize = 87;
+const BLOCKS: usize = 89;
 
 /// Each block's id, by `Block as usize`; a test holds it to serde's names.
 const BLOCK_NAMES: [&str; BLOCKS] = [
@@ -775,6 +787,8 @@ const BLOCK_NAMES: [&str; BLOCKS] = [
     "send_email",
     "save_progress",
     "email_receipt",
+    "claim_with_lease",
+    "charge_keyed",
 ];
 
 #[cfg(test)]

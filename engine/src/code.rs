@@ -181,7 +181,7 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         B::ReturnExists => "return \"exists\"  # someone else may insert right after this check",
         B::ReturnConflict => "return \"conflict\"  # the row is already there",
         B::ReturnWritten => "return \"written\"",
-        B::ReturnReplayed => "return stored  # the SAME result, no new charge",
+        B::ReturnReplayed => "return stored  # the SAME result (status and body, a decline too), no new charge",
         B::ReturnInProgress => {
             "return 409, \"a request with this key is in progress, retry later\""
         }
@@ -226,6 +226,13 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
             };
             return format!("{comment}\nclaimed, stored = claim(key)  # INSERT ... ON CONFLICT DO NOTHING; on conflict, the stored result");
         }
+        B::ClaimWithLease => {
+            let lease = scenario.switches.lease_ticks;
+            return format!(
+                "# INSERT ... ON CONFLICT (key) DO UPDATE SET claimed_at = now WHERE claimed_at < now - lease AND result IS NULL\n\
+                 claimed, stored = claim(key, lease={lease})  # takes over a claim older than the lease with no result; on conflict, the stored result"
+            );
+        }
         B::IfNotClaimed => "if not claimed:",
         B::IfNoStored => "if stored is None:  # its owner has not recorded a result yet",
         B::SelectStored => {
@@ -233,6 +240,9 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         }
         B::IfStored => "if stored:",
         B::Charge => "result = payment_gateway.charge(request.amount)",
+        B::ChargeKeyed => {
+            "result = payment_gateway.charge(request.amount, idempotency_key=key)  # the gateway replays its first charge"
+        }
         B::RecordResult => {
             "db.execute(\"UPDATE processed_operations SET result = %s WHERE key = %s\", result, key)"
         }

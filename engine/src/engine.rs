@@ -25,6 +25,13 @@ use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
 /// Ticks a crashed worker stays down before it restarts.
 const RESTART_DELAY_TICKS: u32 = 2;
 
+/// The answers that end an operation: a charge, a decline, or the stored result replayed.
+const FINAL_ANSWERS: [&str; 3] = ["charged", "declined", "replayed"];
+
+/// The most steps the retry that judges `eventually_answered` may take before it counts as
+/// never answering.
+const RETRY_STEPS_MAX: u32 = 64;
+
 /// The provider's lane id, and the actor of a late commit there.
 const PROVIDER: &str = "provider";
 
@@ -68,6 +75,10 @@ pub struct Engine {
     stop: Option<Stop>,
     /// The invariants broken so far, one bit each in `Invariant::ALL` order.
     broken_mask: u8,
+    /// For a program that can answer "in progress" (`eventually_answered`): by operation
+    /// position, the worker and run that gave its last answer, while that answer is not final.
+    /// Empty for any other program.
+    unanswered: Vec<Option<(u32, u32)>>,
     /// The explorer's choice for the step being taken, if the explorer is driving.
     forced: Option<Forced>,
     /// The step being taken is recorded as an event: only then are its messages and the text
@@ -224,6 +235,7 @@ clone_by_fields!(Engine {
     sequence,
     stop,
     broken_mask,
+    unanswered,
     forced,
     recording,
     ready_listed
@@ -332,7 +344,12 @@ impl Engine {
         let lane_ids = (0..workers.len())
             .map(|index| lane_id(index).into())
             .collect();
+        let unanswered = match program.answers_in_progress {
+            true => vec![None; scenario.operations.len()],
+            false => Vec::new(),
+        };
         Ok(Engine {
+            unanswered,
             rng: Rng::new(scenario.seed),
             scenario: Rc::new(scenario),
             world,
@@ -547,6 +564,13 @@ impl Engine {
             u64::from(self.sequence) | u64::from(self.events) << 32,
         );
         hasher.write_u64(u64::from(self.broken_mask) | stop << 8);
+        // Which operations' last answer is not final, and whose: `eventually_answered` reads it
+        // when the run ends.
+        for (position, open) in self.unanswered.iter().enumerate() {
+            if let Some((worker, run)) = open {
+                hasher.write_pair(position as u64, u64::from(*worker) | u64::from(*run) << 32);
+            }
+        }
         hasher.finish()
     }
 
@@ -653,6 +677,12 @@ impl Engine {
             }
             if let Some(result) = step.result {
                 self.world.push_result(index as u32, Text::fixed(result));
+                // A cancel's `not_started` stands for runs that never began: it answers none.
+                let answered = self.unanswered.get_mut(worker.operation as usize);
+                if let Some(open) = answered.filter(|_| result != "not_started") {
+                    let last = (index as u32, worker.run);
+                    *open = (!FINAL_ANSWERS.contains(&result)).then_some(last);
+                }
                 worker.task = None;
                 worker.state = if worker.queue.is_empty() {
                     WorkerState::Done
@@ -667,7 +697,7 @@ impl Engine {
         }
         // Journal rows changed in place rejoin the running digest, if one is kept.
         self.world.settle_digest();
-        let broke = match records_before.is_some()
+        let mut broke = match records_before.is_some()
             && records_before == self.world.settled_digest()
             && step.flags == StepFlags::default()
         {
@@ -688,6 +718,15 @@ impl Engine {
                 .checker
                 .check(self.events, &self.world, &step.flags, &op),
         };
+        // The last event ends the run: only now can an operation be left without an answer.
+        if self.program.answers_in_progress && !self.has_work() {
+            if let Some(detail) = self.unanswered() {
+                let invariant = Invariant::EventuallyAnswered;
+                if self.checker.broke(self.events, invariant, detail) {
+                    broke.push(invariant);
+                }
+            }
+        }
         self.broken_mask |= invariant_mask(&broke);
         self.assert_world();
         if !record {
@@ -717,6 +756,72 @@ impl Engine {
             broke: broke.into_iter().collect(),
             changes,
         }))
+    }
+
+    /// `eventually_answered`, judged once the run has ended: for each operation whose last
+    /// answer is not final (`in_progress`, `unknown`, ...), a fault-free retry of the run that
+    /// gave it, on a copy of the world, after every lease has run out. The first operation that
+    /// retry still leaves without a final answer, with why. The engine's own world and RNG are
+    /// untouched: the copy is thrown away.
+    fn unanswered(&self) -> Option<String> {
+        self.unanswered
+            .iter()
+            .enumerate()
+            .filter_map(|(position, open)| open.map(|last| (position, last)))
+            .find_map(|(position, (worker, run))| {
+                let answer = self.retry_after_leases(position, worker as usize, run);
+                let answered = answer.is_some_and(|answer| FINAL_ANSWERS.contains(&answer));
+                (!answered).then(|| {
+                    let op = &self.operation_ids[position];
+                    let answer = answer.unwrap_or("no answer");
+                    format!(
+                        "{op} never gets a final answer: a retry after every lease has run out still gets \"{answer}\""
+                    )
+                })
+            })
+    }
+
+    /// The answer a fault-free retry of run `run` of worker `index` (of the operation at
+    /// `position`) gets, on a copy of the world whose clock has moved past every lease; `None`
+    /// if it takes more than `RETRY_STEPS_MAX` steps.
+    fn retry_after_leases(&self, position: usize, index: usize, run: u32) -> Option<&'static str> {
+        let mut world = self.world.clone();
+        let mut rng = self.rng.clone();
+        let lease = self.scenario.switches.lease_ticks;
+        world.tick = world.tick.saturating_add(lease).saturating_add(1);
+        let number = run.max(1);
+        let payload = self.payloads[index][(number - 1) as usize].sent.clone();
+        let op = self.operation_ids[position].clone();
+        let plan = &self.scenario.workers[index].runs[(number - 1) as usize];
+        let key: Text = match (&plan.key, self.scenario.switches.key) {
+            (Some(key), _) => key.as_str().into(),
+            (None, KeySource::SourceId) => op.clone(),
+            (None, KeySource::ContentHash) => content_key(&payload).into(),
+            // A key made per attempt is a new key for the retry too.
+            (None, _) => format!("{op}:retry").into(),
+        };
+        let start = Start::new(op, payload, key, world.tick, number);
+        let program = &*self.program;
+        let mut task = Task::new(start, program);
+        for _ in 0..RETRY_STEPS_MAX {
+            let mut ctx = Context {
+                world: &mut world,
+                scenario: &self.scenario,
+                rng: &mut rng,
+                lane: &self.lane_ids[index],
+                fault: None,
+                record: false,
+            };
+            let step = task.step(&mut ctx, program);
+            if step.result.is_some() {
+                return step.result;
+            }
+            world.tick = world
+                .tick
+                .saturating_add(1)
+                .saturating_add(step.sleep_ticks);
+        }
+        None
     }
 
     /// Whether anything is left to happen: a run in progress or queued, or a request in flight.
@@ -988,7 +1093,7 @@ impl Engine {
                 self.sequence += 1;
                 format!("seq-{}", self.sequence)
             }
-            KeySource::ContentHash => format!("h-{:08x}", fnv1a(payload) >> 32),
+            KeySource::ContentHash => content_key(payload),
             KeySource::FreshRandom => format!("k-{:08x}", self.rng.next_u64() >> 32),
             KeySource::None => String::new(),
         }
@@ -1171,6 +1276,11 @@ fn planned_fault(
         }
     }
     chosen
+}
+
+/// The key `key = "content_hash"` makes: `h-` and a hash of the payload.
+fn content_key(payload: &str) -> String {
+    format!("h-{:08x}", fnv1a(payload) >> 32)
 }
 
 /// One bit per invariant, in `Invariant::ALL` order.

@@ -64,6 +64,21 @@ const SPARE_ENGINES_MAX: usize = 16;
 /// The largest fault budget: beyond it the search grows past what a lesson check can afford.
 pub const FAULTS_MAX: u32 = 3;
 
+/// How many invariants there are: the explorer's `Always` properties, one bit each in a
+/// `broke_mask`.
+const INVARIANTS: usize = Invariant::ALL.len();
+
+const _: () = assert!(
+    INVARIANTS <= u8::BITS as usize,
+    "a broke_mask holds one bit per invariant"
+);
+
+/// How many properties there are: the invariants, then `EventuallyFinished`.
+const PROPERTIES: usize = INVARIANTS + 1;
+
+/// `EventuallyFinished`'s place in `Property::ALL` and in a summary's ways to a violation.
+const FINISHED: usize = INVARIANTS;
+
 /// A property checked over every explored schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "invariant")]
@@ -77,7 +92,7 @@ pub enum Property {
 
 impl Property {
     /// The invariants in `Invariant::ALL` order, then the liveness property.
-    pub const ALL: [Property; 8] = [
+    pub const ALL: [Property; PROPERTIES] = [
         Property::Always(Invariant::OneEffect),
         Property::Always(Invariant::VerifiedHasEffect),
         Property::Always(Invariant::NoSuccessWithoutEffect),
@@ -85,6 +100,7 @@ impl Property {
         Property::Always(Invariant::NoUnprovenSuccess),
         Property::Always(Invariant::NoResubmit),
         Property::Always(Invariant::OneRowPerKey),
+        Property::Always(Invariant::EventuallyAnswered),
         Property::EventuallyFinished,
     ];
 
@@ -192,13 +208,13 @@ struct Best {
 /// What is known about a fully explored state.
 ///
 /// `best` is read only when `breaks` says some property breaks below the state: most states
-/// break nothing, and opening a state then writes two numbers, not eight ways to a violation.
+/// break nothing, and opening a state then writes two numbers, not nine ways to a violation.
 #[derive(Clone, Copy, Debug, Default)]
 struct Summary {
     schedules: u64,
     /// Some entry of `best` is set; when false, `best` holds leftovers and stands for none.
     breaks: bool,
-    best: [Option<Best>; 8],
+    best: [Option<Best>; PROPERTIES],
 }
 
 impl Summary {
@@ -206,7 +222,7 @@ impl Summary {
     const EMPTY: Summary = Summary {
         schedules: 0,
         breaks: false,
-        best: [None; 8],
+        best: [None; PROPERTIES],
     };
 
     /// The cheapest way to a violation of property `index`, if there is one.
@@ -224,7 +240,7 @@ impl Summary {
 /// is what the memo keeps beyond a plain map: without it, closing a state is a second lookup,
 /// and the explorer in the browser takes markedly longer (`make bench`'s explorer rows).
 /// Most states break nothing below them: their word is their number of schedules; the others'
-/// word points into a list kept apart with their eight best ways to a violation.
+/// word points into a list kept apart with their nine best ways to a violation (one per property).
 #[derive(Default)]
 struct Memo {
     /// The position in `words` of every state met.
@@ -234,7 +250,7 @@ struct Memo {
     words: Vec<u64>,
     /// The summaries of the states some property breaks below (or with more schedules than a
     /// word holds beside its flag), with their schedules.
-    bests: Vec<(u64, [Option<Best>; 8])>,
+    bests: Vec<(u64, [Option<Best>; PROPERTIES])>,
     /// States closed, each key counted once.
     closed: u64,
 }
@@ -319,7 +335,7 @@ impl Memo {
             true => {
                 let best = match summary.breaks {
                     true => summary.best,
-                    false => [None; 8],
+                    false => [None; PROPERTIES],
                 };
                 self.bests.push((summary.schedules, best));
                 (self.bests.len() - 1) as u64 | IN_BESTS
@@ -643,15 +659,15 @@ impl Explorer {
         let budget = &self.budget;
         let frame = &mut self.stack[self.depth];
         engine.choices_within(&mut frame.choices, used.faults < budget.faults_max);
-        // The eight ways to a violation are written only once one is found (see `Summary`).
+        // The nine ways to a violation are written only once one is found (see `Summary`).
         frame.summary.schedules = 0;
         frame.summary.breaks = false;
         if frame.choices.is_empty() {
             frame.summary.schedules = 1;
             if engine.has_work() {
                 frame.summary.breaks = true;
-                frame.summary.best = [None; 8];
-                frame.summary.best[7] = Some(Best {
+                frame.summary.best = [None; PROPERTIES];
+                frame.summary.best[FINISHED] = Some(Best {
                     faults: 0,
                     events: 0,
                     via: None,
@@ -721,7 +737,7 @@ impl Explorer {
                 .expect("a memoised choice can be taken");
             used = used.after(several, last_ready, &choice);
             path.push((choice, stepped));
-            if index < 7 && stepped.broke_mask & (1 << index) != 0 {
+            if index < INVARIANTS && stepped.broke_mask & (1 << index) != 0 {
                 broke = stepped.broke_mask;
                 break;
             }
@@ -861,7 +877,12 @@ fn branch(spare: Option<Box<Engine>>, engine: &Engine) -> Box<Engine> {
 /// Adds one child's schedules and violations (`below`, when any property breaks below it) to
 /// its parent's summary. Inline: most children break nothing, and that case is two lines.
 #[inline(always)]
-fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Option<Best>; 8]>) {
+fn fold(
+    parent: &mut Summary,
+    child: &Child,
+    schedules: u64,
+    below: Option<&[Option<Best>; PROPERTIES]>,
+) {
     parent.schedules = parent.schedules.saturating_add(schedules);
     if child.broke_mask != 0 || below.is_some() {
         fold_violations(parent, child, below);
@@ -869,13 +890,17 @@ fn fold(parent: &mut Summary, child: &Child, schedules: u64, below: Option<&[Opt
 }
 
 /// `fold`'s part for a child some property breaks at or below.
-fn fold_violations(parent: &mut Summary, child: &Child, below: Option<&[Option<Best>; 8]>) {
+fn fold_violations(
+    parent: &mut Summary,
+    child: &Child,
+    below: Option<&[Option<Best>; PROPERTIES]>,
+) {
     if !parent.breaks {
         parent.breaks = true;
-        parent.best = [None; 8];
+        parent.best = [None; PROPERTIES];
     }
     for (index, slot) in parent.best.iter_mut().enumerate() {
-        let candidate = if index < 7 && child.broke_mask & (1 << index) != 0 {
+        let candidate = if index < INVARIANTS && child.broke_mask & (1 << index) != 0 {
             Some(Best {
                 faults: child.fault_cost,
                 events: 1,

@@ -44,6 +44,9 @@ pub(crate) struct Compiled {
     pub(crate) promises_unique_rows: bool,
     /// The workflow's receipt sink, if it sends one (the receipt invariants apply).
     receipt: Option<&'static str>,
+    /// The program can answer "in progress" (409): `eventually_answered` is judged when its
+    /// run ends.
+    pub(crate) answers_in_progress: bool,
     /// For each line, the registers a line the run can still reach reads (`Live`): only those
     /// tell two runs apart, so an explorer meets more states it has seen.
     live: Vec<u32>,
@@ -108,7 +111,12 @@ impl Compiled {
                 _ => index as u16,
             })
             .collect();
+        let answers_in_progress = program
+            .lines
+            .iter()
+            .any(|line| line.block == Block::ReturnInProgress);
         Ok(Compiled {
+            answers_in_progress,
             live,
             pc_key,
             listing: Listing::of(&program, scenario),
@@ -165,6 +173,7 @@ impl Live {
     const STORED: u32 = 1 << 14;
     const COMMITTED: u32 = 1 << 15;
     const ATTEMPTED: u32 = 1 << 16;
+    const DECLINED: u32 = 1 << 17;
 
     /// The registers `block` reads.
     fn read_by(block: Block) -> u32 {
@@ -189,7 +198,8 @@ impl Live {
             | B::InsertFilterOnRead
             | B::Transaction => Live::OUTPUT | Live::PRIOR_SUCCESS | Live::ATTEMPTED,
             B::NotifyGuarded | B::NotifyUnguarded | B::MarkSuccess => Live::ATTEMPTED,
-            B::IfNotClaimed | B::Charge => Live::CLAIMED,
+            B::IfNotClaimed | B::Charge | B::ChargeKeyed => Live::CLAIMED,
+            B::RecordResult | B::InsertResult | B::ReturnCharged => Live::DECLINED,
             B::IfNoStored | B::IfStored => Live::STORED,
             B::IfNotCommitted | B::IfCommitted => Live::COMMITTED,
             _ => 0,
@@ -359,6 +369,8 @@ impl Flags {
     const RETRY_ALLOWED: u16 = 1 << 8;
     /// A retry layer has moved off its first attempt (its tries and delays are then hashed).
     const LAYERS_MOVED: u16 = 1 << 9;
+    /// The gateway declined the card (402): nothing was charged, and that is the answer.
+    const DECLINED: u16 = 1 << 10;
 
     fn has(self, flag: u16) -> bool {
         self.0 & flag != 0
@@ -516,7 +528,8 @@ impl Task {
             | flag(Live::COMMITTED, Flags::COMMITTED)
             | flag(Live::PRIOR_SUCCESS, Flags::PRIOR_SUCCESS)
             | flag(Live::ATTEMPTED, Flags::ATTEMPTED)
-            | flag(Live::DELAY, Flags::RETRY_ALLOWED);
+            | flag(Live::DELAY, Flags::RETRY_ALLOWED)
+            | flag(Live::DECLINED, Flags::DECLINED);
         let found = if reads(Live::FOUND) {
             regs.found as u64
         } else {
@@ -819,7 +832,8 @@ impl Task {
             | Block::SaveUpsert
             | Block::InsertFilterOnRead => self.save(ctx, step, block, stage),
             Block::TrackingInsert => self.tracking_insert(ctx, step),
-            Block::Claim => self.claim(ctx, step),
+            Block::Claim => self.claim(ctx, step, false),
+            Block::ClaimWithLease => self.claim(ctx, step, true),
             Block::SelectStored => {
                 let key = &self.start.key;
                 let existing = ctx.world.table.contains(key);
@@ -835,20 +849,27 @@ impl Task {
                 self.regs.flags.set(Flags::STORED, existing);
                 Then::Next
             }
-            Block::Charge => self.charge(ctx, step),
+            Block::Charge => self.charge(ctx, step, false),
+            Block::ChargeKeyed => self.charge(ctx, step, true),
             Block::RecordResult | Block::InsertResult => {
                 let mode = match block {
                     Block::RecordResult => WriteMode::Upsert,
                     _ => WriteMode::Insert,
                 };
                 let key = &self.start.key;
-                let count = ctx.world.sink_effects("charge", &self.start.op);
-                ctx.world
-                    .write_row(mode, key, &format!("ch-{count}").into(), &self.start.op);
+                // The result as the caller will read it: its status and its body.
+                let result: Text = match self.regs.flags.has(Flags::DECLINED) {
+                    true => Text::fixed(DECLINED),
+                    false => {
+                        let count = ctx.world.sink_effects("charge", &self.start.op);
+                        format!("200 ch-{count}").into()
+                    }
+                };
+                ctx.world.write_row(mode, key, &result, &self.start.op);
                 step.messages = ctx.call("database", Lost::Nothing, || {
                     let record = Label::Record {
                         key: key.clone(),
-                        charge: count,
+                        result,
                     };
                     (record, Some(Label::Ok))
                 });
@@ -969,6 +990,7 @@ impl Task {
                 Some(FailureClass::Temporary) => "gave_up",
                 _ => "unknown",
             },
+            Block::ReturnCharged if self.regs.flags.has(Flags::DECLINED) => "declined",
             block => block
                 .spec()
                 .result
@@ -976,8 +998,21 @@ impl Task {
         };
         step.finish(result);
         let op = &self.start.op;
+        let stored = match block {
+            Block::ReturnReplayed => stored_result(ctx.world, &self.start.key),
+            _ => None,
+        };
+        if let Some(stored) = &stored {
+            step.outcome = Some(Outcome::Replayed {
+                stored: ctx.text(stored),
+            });
+        }
         let missing = match block {
-            Block::ReturnReplayed => ctx.world.sink_effects("charge", op) == 0,
+            // A stored decline is an answer with no charge behind it.
+            Block::ReturnReplayed => {
+                ctx.world.sink_effects("charge", op) == 0
+                    && stored.is_none_or(|stored| *stored != *DECLINED)
+            }
             Block::ReturnDone => ctx.world.sink_effects("notification", op) == 0,
             Block::ReturnSkipped | Block::ReturnSucceeded => ctx.world.table_rows(op) == 0,
             _ => false,
@@ -1441,15 +1476,44 @@ impl Task {
         }
     }
 
-    fn claim(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    /// Claims the key with an atomic insert (`ON CONFLICT DO NOTHING`). `leased`
+    /// (`claim_with_lease`): the claim keeps its tick, and a claim older than
+    /// `switches.lease_ticks` with no result stored is taken over in the same statement
+    /// (`ON CONFLICT (key) DO UPDATE ... WHERE claimed_at < now - lease AND result IS NULL`).
+    fn claim(&mut self, ctx: &mut Context, step: &mut Step, leased: bool) -> Then {
         let key = self.start.key.clone();
-        let outcome = ctx.world.write_row(
-            WriteMode::InsertOrIgnore,
-            &key,
-            &Text::fixed("in progress"),
-            &self.start.op,
-        );
-        let claimed = outcome == WriteOutcome::Inserted;
+        let op = &self.start.op;
+        let now = ctx.world.tick;
+        let lease = ctx.scenario.switches.lease_ticks;
+        // Without UNIQUE there is no conflict to detect, and so nothing to take over.
+        let expired = ctx
+            .world
+            .table
+            .rows
+            .iter()
+            .filter(|_| leased && ctx.world.table.unique)
+            .find(|row| *row.key == *key)
+            .and_then(|row| claimed_at(&row.value))
+            .filter(|since| now.saturating_sub(*since) > lease);
+        let claim: Text = match leased {
+            true => format!("{IN_PROGRESS} since tick {now}").into(),
+            false => Text::fixed(IN_PROGRESS),
+        };
+        let (claimed, outcome) = match expired {
+            Some(since) => {
+                ctx.world.write_row(WriteMode::Upsert, &key, &claim, op);
+                (true, Outcome::ClaimTakenOver { claimed_at: since })
+            }
+            None => {
+                let write = ctx
+                    .world
+                    .write_row(WriteMode::InsertOrIgnore, &key, &claim, op);
+                match write == WriteOutcome::Inserted {
+                    true => (true, Outcome::Claimed),
+                    false => (false, Outcome::ClaimTaken),
+                }
+            }
+        };
         let reply = if claimed {
             Label::RowClaimed
         } else {
@@ -1458,11 +1522,7 @@ impl Task {
         step.messages = ctx.call("database", Lost::Nothing, || {
             (Label::Claim { key: key.clone() }, Some(reply))
         });
-        step.outcome = Some(if claimed {
-            Outcome::Claimed
-        } else {
-            Outcome::ClaimTaken
-        });
+        step.outcome = Some(outcome);
         // A claim whose owner has not recorded a result yet has nothing to replay: read now,
         // with the claim, as the statement's own answer.
         let pending = !claimed
@@ -1471,38 +1531,61 @@ impl Task {
                 .table
                 .rows
                 .iter()
-                .any(|row| *row.key == *key && row.value == "in progress");
+                .any(|row| *row.key == *key && is_in_progress(&row.value));
         self.regs.flags.set(Flags::CLAIMED, claimed);
         self.regs.flags.set(Flags::STORED, !claimed && !pending);
         Then::Next
     }
 
-    fn charge(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    /// The card charge. A card the payload marks `"card": "declined"` is declined (402): no
+    /// charge, and the decline is the answer. `keyed`: the gateway keeps the idempotency key and
+    /// answers a repeat under it with its first charge, charging nothing new.
+    fn charge(&mut self, ctx: &mut Context, step: &mut Step, keyed: bool) -> Then {
         let (op, payload, key) = (&self.start.op, &self.start.payload, &self.start.key);
-        let receipt = ctx.world.sink_effects("charge", op) + 1;
-        let sent = send_effect(
-            ctx,
-            step,
-            "charge",
-            key,
-            op,
-            || Label::Charge {
-                payload: payload.clone(),
-            },
-            Label::Charged { charge: receipt },
-        );
+        let request = || Label::Charge {
+            payload: payload.clone(),
+        };
+        let declined = payload.contains(CARD_DECLINED);
+        let kept = keyed
+            && ctx
+                .world
+                .effects_of(op)
+                .any(|effect| *effect.sink == *"charge" && effect.key == *key);
+        let sent = match (declined, kept) {
+            (true, _) => send_kept(ctx, step, "charge", request, Label::CardDeclined),
+            (false, true) => {
+                let first = Label::Charged { charge: 1 };
+                send_kept(ctx, step, "charge", request, first)
+            }
+            (false, false) => {
+                let receipt = ctx.world.sink_effects("charge", op) + 1;
+                let reply = Label::Charged { charge: receipt };
+                send_effect(ctx, step, "charge", key, op, request, reply)
+            }
+        };
         match sent {
             Sent::NotSent(_) => {
                 // Nothing was charged: give the claimed key back so a retry can charge.
                 if self.regs.flags.has(Flags::CLAIMED) {
-                    ctx.world.delete_rows(key, "in progress");
+                    let claim = ctx.world.table.rows.iter().find_map(|row| {
+                        (*row.key == **key && is_in_progress(&row.value)).then(|| row.value.clone())
+                    });
+                    if let Some(claim) = claim {
+                        ctx.world.delete_rows(key, &claim);
+                    }
                 }
                 step.outcome = Some(Outcome::NotCharged);
                 Then::Raise(Raised::NotSent)
             }
             Sent::Done { lost } => {
-                let charges = ctx.world.sink_effects("charge", op);
-                step.outcome = Some(Outcome::Charged { charges });
+                self.regs.flags.set(Flags::DECLINED, declined);
+                step.outcome = Some(match (declined, kept) {
+                    (true, _) => Outcome::Declined,
+                    (false, true) => Outcome::ChargeReplayed,
+                    (false, false) => Outcome::Charged {
+                        charges: ctx.world.sink_effects("charge", op),
+                    },
+                });
                 match lost {
                     true => Then::Raise(Raised::Timeout),
                     false => Then::Next,
@@ -1741,6 +1824,41 @@ fn write_mode(block: Block) -> WriteMode {
         Block::WriteUpsert | Block::SaveUpsert => WriteMode::Upsert,
         _ => WriteMode::Insert,
     }
+}
+
+/// What a claim row holds until its owner records a result.
+const IN_PROGRESS: &str = "in progress";
+
+/// The stored result of a declined card: its status and its body.
+const DECLINED: &str = "402 card declined";
+
+/// What a payload says of a card the gateway declines.
+const CARD_DECLINED: &str = "\"card\":\"declined\"";
+
+/// Whether a `processed_operations` row is a claim whose owner has not recorded a result.
+pub(crate) fn is_in_progress(value: &str) -> bool {
+    value.starts_with(IN_PROGRESS)
+}
+
+/// The tick a claim row was claimed at (a leased claim keeps it; a plain claim has none, and
+/// counts as claimed at tick 0); `None` for a row holding a result.
+fn claimed_at(value: &str) -> Option<u32> {
+    let rest = value.strip_prefix(IN_PROGRESS)?;
+    Some(
+        rest.strip_prefix(" since tick ")
+            .and_then(|tick| tick.parse().ok())
+            .unwrap_or(0),
+    )
+}
+
+/// The result stored under `key`, if its owner recorded one.
+fn stored_result(world: &crate::world::World, key: &str) -> Option<Text> {
+    world
+        .table
+        .rows
+        .iter()
+        .find(|row| *row.key == *key && !is_in_progress(&row.value))
+        .map(|row| row.value.clone())
 }
 
 /// The tracker's key for a notification.

@@ -1,9 +1,11 @@
 //! The laws a safe design keeps. Checked after every event, on the records of the operation the
 //! event touched (by index, so a check costs the same at any size); each verdict names the event
-//! that first broke it.
+//! that first broke it. One is judged once, when the run ends (`EventuallyAnswered`: see
+//! `Engine::unanswered`), and counts as broken by the last event.
 
 use serde::{Deserialize, Serialize};
 
+use crate::workflow::WorkflowKind;
 use crate::world::World;
 
 /// The invariants, in the order the invariants panel lists them.
@@ -24,10 +26,14 @@ pub enum Invariant {
     NoResubmit,
     /// One row per dedup key wherever the design promises it.
     OneRowPerKey,
+    /// Every operation eventually gets a final answer: when the run ends, a fault-free retry
+    /// after every lease has run out gets one (charged, declined, or the stored result), where
+    /// an unfinished claim would otherwise answer "in progress" for good.
+    EventuallyAnswered,
 }
 
 impl Invariant {
-    pub const ALL: [Invariant; 7] = [
+    pub const ALL: [Invariant; 8] = [
         Invariant::OneEffect,
         Invariant::VerifiedHasEffect,
         Invariant::NoSuccessWithoutEffect,
@@ -35,6 +41,7 @@ impl Invariant {
         Invariant::NoUnprovenSuccess,
         Invariant::NoResubmit,
         Invariant::OneRowPerKey,
+        Invariant::EventuallyAnswered,
     ];
 
     /// The snake_case id used in lesson files.
@@ -47,6 +54,7 @@ impl Invariant {
             Invariant::NoUnprovenSuccess => "no_unproven_success",
             Invariant::NoResubmit => "no_resubmit",
             Invariant::OneRowPerKey => "one_row_per_key",
+            Invariant::EventuallyAnswered => "eventually_answered",
         }
     }
 
@@ -62,6 +70,16 @@ impl Invariant {
             Invariant::NoUnprovenSuccess => "Unknown never becomes success without evidence",
             Invariant::NoResubmit => "A record that succeeded is never resubmitted",
             Invariant::OneRowPerKey => "One row per dedup key where the design promises it",
+            Invariant::EventuallyAnswered => "Every operation eventually gets a final answer",
+        }
+    }
+
+    /// The workflows whose runs can break it: every workflow, but for `eventually_answered`,
+    /// which only a program that can answer "in progress" (409) can break.
+    pub fn workflows(self) -> &'static [WorkflowKind] {
+        match self {
+            Invariant::EventuallyAnswered => &[WorkflowKind::Charge],
+            _ => &WorkflowKind::ALL,
         }
     }
 }
@@ -73,7 +91,7 @@ impl Invariant {
 pub struct Invariants(u8);
 
 /// `Invariant::ALL` at a fixed place, so a set lists references to it.
-static ALL: [Invariant; 7] = Invariant::ALL;
+static ALL: [Invariant; 8] = Invariant::ALL;
 
 impl Invariants {
     fn bit(invariant: Invariant) -> u8 {
@@ -188,7 +206,7 @@ pub struct StepFlags {
 pub struct Checker {
     /// One per invariant, in `Invariant::ALL` order: an array, so an explorer's copy of the
     /// engine copies it without allocating.
-    verdicts: [Verdict; 7],
+    verdicts: [Verdict; 8],
 }
 
 /// `clone_from` copies into the verdicts in place: an explorer branches an engine into a spare
@@ -232,18 +250,27 @@ impl Checker {
     ) -> Vec<Invariant> {
         let mut broke = Vec::new();
         for (invariant, detail) in violations(world, flags, op) {
-            let verdict = self
-                .verdicts
-                .iter_mut()
-                .find(|verdict| verdict.invariant == invariant)
-                .expect("every invariant has a verdict");
-            if verdict.broken_at.is_none() {
-                verdict.broken_at = Some(index);
-                verdict.detail = Some(detail);
+            if self.broke(index, invariant, detail) {
                 broke.push(invariant);
             }
         }
         broke
+    }
+
+    /// Records that `invariant` broke at event `index` (also for one judged apart from the
+    /// records an event touched, when the run ends); false when it had broken before.
+    pub fn broke(&mut self, index: u32, invariant: Invariant, detail: String) -> bool {
+        let verdict = self
+            .verdicts
+            .iter_mut()
+            .find(|verdict| verdict.invariant == invariant)
+            .expect("every invariant has a verdict");
+        let first = verdict.broken_at.is_none();
+        if first {
+            verdict.broken_at = Some(index);
+            verdict.detail = Some(detail);
+        }
+        first
     }
 
     /// The verdicts, in `Invariant::ALL` order.
@@ -353,4 +380,26 @@ fn duplicate_row(world: &World, op: &str) -> Option<String> {
         let count = world.table.count(&mine.key);
         (count > 1).then(|| format!("key {} has {count} rows in the results table", mine.key))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::Block;
+
+    /// `eventually_answered` is judged only for a program that can answer "in progress": the
+    /// workflows it names are exactly those that offer that answer.
+    #[test]
+    fn eventually_answered_applies_where_in_progress_can_be_answered() {
+        for workflow in WorkflowKind::ALL {
+            let offers = workflow.offered().contains(&Block::ReturnInProgress);
+            let applies = Invariant::EventuallyAnswered
+                .workflows()
+                .contains(&workflow);
+            assert_eq!(applies, offers, "{workflow:?}");
+        }
+        for invariant in Invariant::ALL {
+            assert!(!invariant.workflows().is_empty(), "{invariant:?}");
+        }
+    }
 }

@@ -105,6 +105,9 @@ pub enum Outcome {
     Claimed,
     /// "key already claimed: another attempt owns this charge".
     ClaimTaken,
+    /// "the claim from tick CLAIMED_AT outlived its lease with no result stored: this request
+    /// takes it over and owns the charge".
+    ClaimTakenOver { claimed_at: u32 },
     /// "check: found" or "check: not found".
     CheckFound { found: bool },
     /// "result recorded for replays".
@@ -113,6 +116,13 @@ pub enum Outcome {
     // ---- side effects ----
     /// "the gateway did not charge".
     NotCharged,
+    /// "card declined: nothing charged".
+    Declined,
+    /// "the gateway knows this key: it replays its first charge, nothing new is charged".
+    ChargeReplayed,
+    /// "returns \"replayed\": the stored result, STORED" (its status and body, an error as
+    /// much as a charge).
+    Replayed { stored: Text },
     /// "card charged", or "card charged again: CHARGES charges for one payment".
     Charged { charges: u32 },
     /// "skipping OP: notification already sent".
@@ -267,8 +277,8 @@ pub enum Label {
     SelectTracking { key: Text },
     /// "claim KEY".
     Claim { key: Text },
-    /// "record KEY ch-CHARGE".
-    Record { key: Text, charge: u32 },
+    /// "record KEY RESULT": the result's status and body, "200 ch-1" or "402 card declined".
+    Record { key: Text, result: Text },
     /// "already_done KEY".
     AlreadyDone { key: Text },
     /// "mark_done KEY".
@@ -325,6 +335,8 @@ pub enum Label {
     KeyTaken,
     /// "charged ch-CHARGE".
     Charged { charge: u32 },
+    /// "402 card declined".
+    CardDeclined,
     /// "sent".
     Sent,
     /// "skipped: already sent".

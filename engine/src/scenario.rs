@@ -228,6 +228,10 @@ pub struct Switches {
     /// Who owns the review items this design raises (a person or a team), named in every item.
     /// Default none: an item nobody owns.
     pub review_owner: Option<String>,
+    /// How long a claim on a key (`claim_with_lease`) holds, in ticks: a claim older than this
+    /// with no result stored is taken over by the next request under the key. Default 30: far
+    /// longer than a charge takes, so only an owner that is gone loses its claim.
+    pub lease_ticks: u32,
 }
 
 impl Default for Switches {
@@ -247,6 +251,7 @@ impl Default for Switches {
             tracker: true,
             retry: RetryPolicy::default(),
             review_owner: None,
+            lease_ticks: 30,
         }
     }
 }

@@ -156,11 +156,22 @@ impl Outcome {
             Outcome::ClaimTaken => {
                 out.write_str("key already claimed: another attempt owns this charge")
             }
+            Outcome::ClaimTakenOver { claimed_at } => write!(
+                out,
+                "the claim from tick {claimed_at} outlived its lease with no result stored: this request takes it over and owns the charge"
+            ),
             Outcome::CheckFound { found } => {
                 write!(out, "check: {}", if *found { "found" } else { "not found" })
             }
             Outcome::ResultRecorded => out.write_str("result recorded for replays"),
             Outcome::NotCharged => out.write_str("the gateway did not charge"),
+            Outcome::Declined => out.write_str("card declined: nothing charged"),
+            Outcome::ChargeReplayed => out.write_str(
+                "the gateway knows this key: it replays its first charge, nothing new is charged",
+            ),
+            Outcome::Replayed { stored } => {
+                write!(out, "returns \"replayed\": the stored result, {stored}")
+            }
             Outcome::Charged { charges: 1 } => out.write_str("card charged"),
             Outcome::Charged { charges } => {
                 write!(out, "card charged again: {charges} charges for one payment")
@@ -327,7 +338,7 @@ impl Label {
             Label::Select { key } => write!(out, "SELECT {key}"),
             Label::SelectTracking { key } => write!(out, "SELECT tracking {key}"),
             Label::Claim { key } => write!(out, "claim {key}"),
-            Label::Record { key, charge } => write!(out, "record {key} ch-{charge}"),
+            Label::Record { key, result } => write!(out, "record {key} {result}"),
             Label::AlreadyDone { key } => write!(out, "already_done {key}"),
             Label::MarkDone { key } => write!(out, "mark_done {key}"),
             Label::Charge { payload } => write!(out, "charge {payload}"),
@@ -366,6 +377,7 @@ impl Label {
             Label::RowClaimed => out.write_str("1 row claimed"),
             Label::KeyTaken => out.write_str("0 rows: key taken"),
             Label::Charged { charge } => write!(out, "charged ch-{charge}"),
+            Label::CardDeclined => out.write_str("402 card declined"),
             Label::Sent => out.write_str("sent"),
             Label::AlreadySent => out.write_str("skipped: already sent"),
             Label::InEmailLog => out.write_str("skipped: in the email log"),

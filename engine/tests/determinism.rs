@@ -162,6 +162,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 tracker,
                 retry,
                 review_owner: None,
+                lease_ticks: 30,
             },
         )
 }

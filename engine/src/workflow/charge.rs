@@ -1,6 +1,10 @@
 //! Seed 004's payment service: an idempotency table (`processed_operations`) in front of a card
 //! charge. Without a UNIQUE key the check and the insert are two steps, and two near-simultaneous
-//! retries can both pass the check; with it, the service claims the key atomically first.
+//! retries can both pass the check; with it, the service claims the key atomically first. A
+//! claim whose owner is gone stays "in progress" for good unless it has a lease
+//! (`claim_with_lease`); a lease short enough to expire under a slow owner lets two requests
+//! charge, unless the gateway keeps the key too (`charge_keyed`). A payload with
+//! `"card": "declined"` is declined (402), and the decline is stored and replayed like a charge.
 
 use super::declaration::{Builder, Declaration, UNSTAGED};
 use crate::block::Block as B;
@@ -12,6 +16,7 @@ use crate::switch::Switch as S;
 
 pub(super) const BLOCKS: &[B] = &[
     B::Claim,
+    B::ClaimWithLease,
     B::IfNotClaimed,
     B::IfNoStored,
     B::ReturnInProgress,
@@ -20,6 +25,7 @@ pub(super) const BLOCKS: &[B] = &[
     B::IfStored,
     B::Try,
     B::Charge,
+    B::ChargeKeyed,
     B::ExceptSendError,
     B::ReturnFailed,
     B::ExceptTimeout,
