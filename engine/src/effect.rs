@@ -132,7 +132,7 @@ pub(crate) enum Sent {
 /// the step's messages and use of the fault; the caller says what happened and decides what the
 /// run does next. `reply` is what the sink answers when the effect happens.
 pub(crate) fn send_effect(
-    ctx: &mut Context,
+    context: &mut Context,
     step: &mut Step,
     sink: &'static str,
     key: &Text,
@@ -144,53 +144,53 @@ pub(crate) fn send_effect(
         sink: Text::fixed(sink),
         key: key.clone(),
         operation: op.clone(),
-        tick: ctx.world.tick,
+        tick: context.world.tick,
     };
-    send(ctx, step, sink, Some(effect), request, reply)
+    send(context, step, sink, Some(effect), request, reply)
 }
 
 /// A send the sink recognises as a repeat of one it carried out (a key it keeps): the same
 /// faults as `send_effect`, but the sink answers `reply` and nothing new happens there.
 pub(crate) fn send_kept(
-    ctx: &mut Context,
+    context: &mut Context,
     step: &mut Step,
     sink: &'static str,
     request: impl FnOnce() -> Label,
     reply: Label,
 ) -> Sent {
-    send(ctx, step, sink, None, request, reply)
+    send(context, step, sink, None, request, reply)
 }
 
 /// A send and the faults it meets; `effect` is what happens at the sink once it arrives, if
 /// anything does.
 fn send(
-    ctx: &mut Context,
+    context: &mut Context,
     step: &mut Step,
     sink: &'static str,
     effect: Option<Effect>,
     request: impl FnOnce() -> Label,
     reply: Label,
 ) -> Sent {
-    match ctx.fault {
+    match context.fault {
         Some(FaultKind::Busy) => {
             step.fault_used = true;
-            step.messages = ctx.call(sink, Lost::Nothing, || (request(), Some(Label::Busy)));
+            step.messages = context.call(sink, Lost::Nothing, || (request(), Some(Label::Busy)));
             return Sent::NotSent(NotSent::Busy);
         }
         Some(FaultKind::LoseRequest) => {
             step.fault_used = true;
-            step.messages = ctx.call(sink, Lost::Request, || (request(), None));
+            step.messages = context.call(sink, Lost::Request, || (request(), None));
             return Sent::NotSent(NotSent::RequestLost);
         }
         _ => {}
     }
     if let Some(effect) = effect {
-        ctx.world.push_effect(effect);
+        context.world.push_effect(effect);
     }
-    let lost = ctx.fault == Some(FaultKind::LoseReply);
+    let lost = context.fault == Some(FaultKind::LoseReply);
     step.fault_used = lost;
     let how = if lost { Lost::Reply } else { Lost::Nothing };
-    step.messages = ctx.call(sink, how, || (request(), Some(reply)));
+    step.messages = context.call(sink, how, || (request(), Some(reply)));
     Sent::Done { lost }
 }
 
@@ -205,15 +205,15 @@ pub(crate) enum RowWritten {
 /// A write the database refuses because its row is locked, when the step's fault is `busy`:
 /// the request and the refusal, the outcome, the fault used. Whether it was.
 pub(crate) fn database_busy(
-    ctx: &mut Context,
+    context: &mut Context,
     step: &mut Step,
     request: impl FnOnce() -> Label,
 ) -> bool {
-    if ctx.fault != Some(FaultKind::Busy) {
+    if context.fault != Some(FaultKind::Busy) {
         return false;
     }
     step.fault_used = true;
-    step.messages = ctx.call("database", Lost::Nothing, || {
+    step.messages = context.call("database", Lost::Nothing, || {
         (request(), Some(Label::Locked))
     });
     step.outcome = Some(Outcome::DatabaseBusy);
@@ -224,7 +224,7 @@ pub(crate) fn database_busy(
 /// and a lost acknowledgment (written, but the worker cannot know). Fills in the step's
 /// messages, outcome and use of the fault; the caller decides what the run does next.
 pub(crate) fn write_row(
-    ctx: &mut Context,
+    context: &mut Context,
     step: &mut Step,
     mode: WriteMode,
     key: &Text,
@@ -232,15 +232,15 @@ pub(crate) fn write_row(
     op: &Text,
 ) -> RowWritten {
     let request = || Label::Write { key: key.clone() };
-    if database_busy(ctx, step, request) {
+    if database_busy(context, step, request) {
         return RowWritten::Busy;
     }
-    let unique = ctx.world.table.unique;
-    let outcome = ctx.world.write_row(mode, key, value, op);
-    let lost = ctx.fault == Some(FaultKind::LoseReply);
+    let unique = context.world.table.unique;
+    let outcome = context.world.write_row(mode, key, value, op);
+    let lost = context.fault == Some(FaultKind::LoseReply);
     step.fault_used = lost;
     let how = if lost { Lost::Reply } else { Lost::Nothing };
-    step.messages = ctx.call("database", how, || {
+    step.messages = context.call("database", how, || {
         let write = outcome;
         (request(), Some(Label::WriteDone { write }))
     });
@@ -255,10 +255,10 @@ pub(crate) fn write_row(
 /// The cancel step. The journal row (if any, and not done) becomes `cancelled` when nothing was
 /// started, but `unknown` when a submit of this operation is still in flight or its outcome is
 /// `unresolved`: a cancel stops new work, not a request the provider already has.
-pub(crate) fn cancel_run(ctx: &mut Context, op: &str, next: Action, unresolved: bool) -> Step {
+pub(crate) fn cancel_run(context: &mut Context, op: &str, next: Action, unresolved: bool) -> Step {
     let before = next;
     let next = next.name();
-    let in_flight = ctx
+    let in_flight = context
         .world
         .in_flight
         .iter()
@@ -284,8 +284,8 @@ pub(crate) fn cancel_run(ctx: &mut Context, op: &str, next: Action, unresolved: 
             format!("resume {op} under its own id if it is still wanted"),
         ),
     };
-    let review = ctx.review(next_action);
-    if let Some(job) = ctx.world.job_mut(op) {
+    let review = context.review(next_action);
+    if let Some(job) = context.world.job_mut(op) {
         if !job.status.is_success() {
             if status == JobStatus::Unknown {
                 outcome = Outcome::CancelledUnresolved { before };
@@ -293,7 +293,7 @@ pub(crate) fn cancel_run(ctx: &mut Context, op: &str, next: Action, unresolved: 
             job.status = status;
             job.reason = Some(reason.into());
             job.review = Some(review);
-            messages = ctx.call("journal", Lost::Nothing, || {
+            messages = context.call("journal", Lost::Nothing, || {
                 (Label::SetStatus { status }, Some(Label::Ok))
             });
         }

@@ -804,7 +804,7 @@ impl Engine {
         let program = &*self.program;
         let mut task = Task::new(start, program);
         for _ in 0..RETRY_STEPS_MAX {
-            let mut ctx = Context {
+            let mut context = Context {
                 world: &mut world,
                 scenario: &self.scenario,
                 rng: &mut rng,
@@ -812,7 +812,7 @@ impl Engine {
                 fault: None,
                 record: false,
             };
-            let step = task.step(&mut ctx, program);
+            let step = task.step(&mut context, program);
             if step.result.is_some() {
                 return step.result;
             }
@@ -986,7 +986,7 @@ impl Engine {
             .expect("a stepping worker has a task");
         let op = task.op().clone();
         let program = &*self.program;
-        let mut ctx = Context {
+        let mut context = Context {
             world: &mut self.world,
             scenario: &self.scenario,
             rng: &mut self.rng,
@@ -996,15 +996,15 @@ impl Engine {
         };
         let step = match fault {
             Some(FaultKind::Cancel) => {
-                let mut step = task.cancel(&mut ctx, program);
+                let mut step = task.cancel(&mut context, program);
                 step.fault_used = true;
                 step
             }
             _ if cancelled => {
-                ctx.fault = None;
-                task.cancel(&mut ctx, program)
+                context.fault = None;
+                task.cancel(&mut context, program)
             }
-            _ => task.step(&mut ctx, program),
+            _ => task.step(&mut context, program),
         };
         let action = step.action.unwrap_or(action);
         (action, run, op, step, fault)

@@ -605,15 +605,15 @@ impl Task {
 
     /// Stops because the cancel flag is up: one final step that records what did not begin. A
     /// run whose submit has no answer leaves its row `unknown`, not `cancelled`.
-    pub fn cancel(&mut self, ctx: &mut Context, program: &Compiled) -> Step {
+    pub fn cancel(&mut self, context: &mut Context, program: &Compiled) -> Step {
         let unresolved = self.uncertain() && !self.regs.flags.has(Flags::EVIDENCE);
-        let mut step = cancel_run(ctx, &self.start.op, self.next, unresolved);
+        let mut step = cancel_run(context, &self.start.op, self.next, unresolved);
         step.line = program.listing.cancel_line;
         step
     }
 
     /// Takes one step: the line the run rests at.
-    pub fn step(&mut self, ctx: &mut Context, program: &Compiled) -> Step {
+    pub fn step(&mut self, context: &mut Context, program: &Compiled) -> Step {
         let pc = self.pc;
         let mut step = Step {
             line: program.listing.line_of(pc),
@@ -632,7 +632,7 @@ impl Task {
                 step.finish("None");
                 Then::Over
             }
-            Some(block) => self.run_block(block, ctx, &mut step, program),
+            Some(block) => self.run_block(block, context, &mut step, program),
         };
         self.follow(then, program);
         step
@@ -753,7 +753,7 @@ impl Task {
     fn run_block(
         &mut self,
         block: Block,
-        ctx: &mut Context,
+        context: &mut Context,
         step: &mut Step,
         program: &Compiled,
     ) -> Then {
@@ -765,17 +765,17 @@ impl Task {
             .map(|index| program.stages[index as usize]);
         match block {
             Block::Sleep => self.sleep(step),
-            Block::Transaction => self.transaction(ctx, step, program),
-            Block::JournalGet => self.journal_get(ctx, step),
-            Block::JournalInsert => self.journal_insert(ctx, step),
-            Block::Lookup => self.lookup(ctx, step),
-            Block::Submit => self.submit(ctx, step, program),
-            Block::MarkVerified => self.mark(ctx, step, JobStatus::Verified, None),
+            Block::Transaction => self.transaction(context, step, program),
+            Block::JournalGet => self.journal_get(context, step),
+            Block::JournalInsert => self.journal_insert(context, step),
+            Block::Lookup => self.lookup(context, step),
+            Block::Submit => self.submit(context, step, program),
+            Block::MarkVerified => self.mark(context, step, JobStatus::Verified, None),
             Block::MarkNeedsReview => {
                 let op = &self.start.op;
                 let next = format!("settle {op} through the provider's own recovery channel (support, statement), then record its receipt or resume {op}; never resubmit");
                 self.mark(
-                    ctx,
+                    context,
                     step,
                     JobStatus::NeedsReview,
                     Some(("lookup inconclusive".into(), next)),
@@ -791,7 +791,12 @@ impl Task {
                 let next = format!(
                     "correct the input or the credential, then resume {op} under its own id"
                 );
-                self.mark(ctx, step, JobStatus::Failed, Some((reason.into(), next)))
+                self.mark(
+                    context,
+                    step,
+                    JobStatus::Failed,
+                    Some((reason.into(), next)),
+                )
             }
             Block::MarkRejected => {
                 let why = self
@@ -800,15 +805,15 @@ impl Task {
                     .clone()
                     .unwrap_or(Rejection::ProviderPayload);
                 let handover = (why.text(), why.next_action(&self.start.op));
-                let then = self.mark(ctx, step, JobStatus::Failed, Some(handover));
+                let then = self.mark(context, step, JobStatus::Failed, Some(handover));
                 step.outcome = Some(Outcome::JournalRejected { why });
                 then
             }
             Block::SelectExists => {
                 let key = &self.start.key;
-                let exists = ctx.world.table.contains(key);
+                let exists = context.world.table.contains(key);
                 let answer = if exists { Label::OneRow } else { Label::NoRow };
-                step.messages = ctx.call("database", Lost::Nothing, || {
+                step.messages = context.call("database", Lost::Nothing, || {
                     (Label::Select { key: key.clone() }, Some(answer))
                 });
                 step.outcome = Some(Outcome::Checked { exists });
@@ -817,7 +822,7 @@ impl Task {
             }
             Block::WriteInsert | Block::WriteInsertOrIgnore | Block::WriteUpsert => {
                 let (key, value, op) = (&self.start.key, &self.start.payload, &self.start.op);
-                match write_row(ctx, step, write_mode(block), key, value, op) {
+                match write_row(context, step, write_mode(block), key, value, op) {
                     RowWritten::Busy => Then::Raise(Raised::Busy),
                     RowWritten::Done { lost: true, .. } => Then::Raise(Raised::Timeout),
                     RowWritten::Done {
@@ -830,27 +835,27 @@ impl Task {
             Block::SaveInsert
             | Block::SaveInsertOrIgnore
             | Block::SaveUpsert
-            | Block::InsertFilterOnRead => self.save(ctx, step, block, stage),
-            Block::TrackingInsert => self.tracking_insert(ctx, step),
-            Block::Claim => self.claim(ctx, step, false),
-            Block::ClaimWithLease => self.claim(ctx, step, true),
+            | Block::InsertFilterOnRead => self.save(context, step, block, stage),
+            Block::TrackingInsert => self.tracking_insert(context, step),
+            Block::Claim => self.claim(context, step, false),
+            Block::ClaimWithLease => self.claim(context, step, true),
             Block::SelectStored => {
                 let key = &self.start.key;
-                let existing = ctx.world.table.contains(key);
+                let existing = context.world.table.contains(key);
                 let reply = if existing {
                     Label::Found
                 } else {
                     Label::NotFound
                 };
-                step.messages = ctx.call("database", Lost::Nothing, || {
+                step.messages = context.call("database", Lost::Nothing, || {
                     (Label::Select { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(Outcome::CheckFound { found: existing });
                 self.regs.flags.set(Flags::STORED, existing);
                 Then::Next
             }
-            Block::Charge => self.charge(ctx, step, false),
-            Block::ChargeKeyed => self.charge(ctx, step, true),
+            Block::Charge => self.charge(context, step, false),
+            Block::ChargeKeyed => self.charge(context, step, true),
             Block::RecordResult | Block::InsertResult => {
                 let mode = match block {
                     Block::RecordResult => WriteMode::Upsert,
@@ -861,12 +866,12 @@ impl Task {
                 let result: Text = match self.regs.flags.has(Flags::DECLINED) {
                     true => Text::fixed(DECLINED),
                     false => {
-                        let count = ctx.world.sink_effects("charge", &self.start.op);
+                        let count = context.world.sink_effects("charge", &self.start.op);
                         format!("200 ch-{count}").into()
                     }
                 };
-                ctx.world.write_row(mode, key, &result, &self.start.op);
-                step.messages = ctx.call("database", Lost::Nothing, || {
+                context.world.write_row(mode, key, &result, &self.start.op);
+                step.messages = context.call("database", Lost::Nothing, || {
                     let record = Label::Record {
                         key: key.clone(),
                         result,
@@ -878,9 +883,9 @@ impl Task {
             }
             Block::IfNotDone => {
                 let key = tracker_key(&self.start.key);
-                let done = ctx.world.tracker.contains_key(&key);
+                let done = context.world.tracker.contains_key(&key);
                 let reply = if done { Label::Done } else { Label::NotDone };
-                step.messages = ctx.call("tracker", Lost::Nothing, || {
+                step.messages = context.call("tracker", Lost::Nothing, || {
                     (Label::AlreadyDone { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(if done {
@@ -893,12 +898,12 @@ impl Task {
             }
             Block::MarkDoneBefore | Block::MarkDoneAfter => {
                 let key = tracker_key(&self.start.key);
-                ctx.world.insert_tracker(&key, &self.start.op);
-                step.messages = ctx.call("tracker", Lost::Nothing, || {
+                context.world.insert_tracker(&key, &self.start.op);
+                step.messages = context.call("tracker", Lost::Nothing, || {
                     (Label::MarkDone { key: key.clone() }, Some(Label::Ok))
                 });
                 step.outcome = Some(Outcome::Marked {
-                    key: ctx.text(&key),
+                    key: context.text(&key),
                 });
                 Then::Next
             }
@@ -906,7 +911,7 @@ impl Task {
                 let key = tracker_key(&self.start.key);
                 let op = &self.start.op;
                 let sent = send_effect(
-                    ctx,
+                    context,
                     step,
                     "notification",
                     &key,
@@ -920,7 +925,7 @@ impl Task {
                         Then::Raise(Raised::NotSent)
                     }
                     Sent::Done { lost } => {
-                        let sent = ctx.world.sink_effects("notification", op);
+                        let sent = context.world.sink_effects("notification", op);
                         step.outcome = Some(Outcome::Notifying { sent });
                         match lost {
                             true => Then::Raise(Raised::Timeout),
@@ -929,21 +934,21 @@ impl Task {
                     }
                 }
             }
-            Block::PriorGet => self.prior_get(ctx, step, program.stages),
-            Block::CallModel => self.call_model(ctx, step, stage),
+            Block::PriorGet => self.prior_get(context, step, program.stages),
+            Block::CallModel => self.call_model(context, step, stage),
             Block::NotifyGuarded | Block::NotifyUnguarded => {
-                self.notify_stage(ctx, step, block == Block::NotifyGuarded, stage)
+                self.notify_stage(context, step, block == Block::NotifyGuarded, stage)
             }
             Block::MarkSuccess => {
-                self.attempt(ctx);
+                self.attempt(context);
                 let op = &self.start.op;
-                if let Some(job) = ctx.world.job_mut(op) {
+                if let Some(job) = context.world.job_mut(op) {
                     job.status = JobStatus::Verified;
                     job.failed_stage = None;
                     job.reason = None;
                     job.review = None;
                 }
-                step.messages = ctx.call("journal", Lost::Nothing, || {
+                step.messages = context.call("journal", Lost::Nothing, || {
                     (Label::MarkSuccess, Some(Label::Ok))
                 });
                 step.outcome = Some(Outcome::ItemSucceeded);
@@ -951,40 +956,41 @@ impl Task {
             }
             Block::CheckTracking => {
                 let key = &self.start.key;
-                let seen = ctx.world.table.dedup.contains(&**key);
+                let seen = context.world.table.dedup.contains(&**key);
                 let reply = if seen { Label::Found } else { Label::NotFound };
-                step.messages = ctx.call("database", Lost::Nothing, || {
+                step.messages = context.call("database", Lost::Nothing, || {
                     (Label::SelectTracking { key: key.clone() }, Some(reply))
                 });
                 step.outcome = Some(Outcome::DedupKey {
-                    key: ctx.text(key),
+                    key: context.text(key),
                     seen,
                 });
                 self.regs.flags.set(Flags::COMMITTED, seen);
                 Then::Next
             }
             Block::SendEmailLogged | Block::SendEmail => {
-                self.send_email(ctx, step, block == Block::SendEmailLogged)
+                self.send_email(context, step, block == Block::SendEmailLogged)
             }
-            Block::EmailReceipt => self.email_receipt(ctx, step),
+            Block::EmailReceipt => self.email_receipt(context, step),
             Block::SaveProgress => {
                 let position = self.start.position;
-                ctx.world
-                    .set_progress(ctx.world.counts.progress.max(position));
-                step.messages = ctx.call("progress", Lost::Nothing, || {
+                context
+                    .world
+                    .set_progress(context.world.counts.progress.max(position));
+                step.messages = context.call("progress", Lost::Nothing, || {
                     (Label::Save { position }, Some(Label::Ok))
                 });
                 step.outcome = Some(Outcome::Progress { position });
                 Then::Next
             }
-            block if block.spec().shape == Shape::Return => self.finish(ctx, step, block),
+            block if block.spec().shape == Shape::Return => self.finish(context, step, block),
             other => unreachable!("{other:?} takes no step of its own"),
         }
     }
 
     /// A return line: the run ends with its result. A result that reports the work done is
     /// held to the effect existing.
-    fn finish(&mut self, ctx: &mut Context, step: &mut Step, block: Block) -> Then {
+    fn finish(&mut self, context: &mut Context, step: &mut Step, block: Block) -> Then {
         let result = match block {
             Block::ReturnExhausted => match self.regs.class {
                 Some(FailureClass::Temporary) => "gave_up",
@@ -999,22 +1005,22 @@ impl Task {
         step.finish(result);
         let op = &self.start.op;
         let stored = match block {
-            Block::ReturnReplayed => stored_result(ctx.world, &self.start.key),
+            Block::ReturnReplayed => stored_result(context.world, &self.start.key),
             _ => None,
         };
         if let Some(stored) = &stored {
             step.outcome = Some(Outcome::Replayed {
-                stored: ctx.text(stored),
+                stored: context.text(stored),
             });
         }
         let missing = match block {
             // A stored decline is an answer with no charge behind it.
             Block::ReturnReplayed => {
-                ctx.world.sink_effects("charge", op) == 0
+                context.world.sink_effects("charge", op) == 0
                     && stored.is_none_or(|stored| *stored != *DECLINED)
             }
-            Block::ReturnDone => ctx.world.sink_effects("notification", op) == 0,
-            Block::ReturnSkipped | Block::ReturnSucceeded => ctx.world.table_rows(op) == 0,
+            Block::ReturnDone => context.world.sink_effects("notification", op) == 0,
+            Block::ReturnSkipped | Block::ReturnSucceeded => context.world.table_rows(op) == 0,
             _ => false,
         };
         if missing {
@@ -1038,15 +1044,15 @@ impl Task {
         Then::Again
     }
 
-    fn journal_get(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
-        let row = ctx.world.journal.get(&self.start.op);
+    fn journal_get(&mut self, context: &mut Context, step: &mut Step) -> Then {
+        let row = context.world.journal.get(&self.start.op);
         self.regs.row_attempts = row.map(|row| row.attempts);
         let answer = match row {
             None => Label::None,
             Some(row) => Label::Status { status: row.status },
         };
         let read = row.map(|row| (row.status, *row.payload == *self.start.payload));
-        step.messages = ctx.call("journal", Lost::Nothing, || (Label::Get, Some(answer)));
+        step.messages = context.call("journal", Lost::Nothing, || (Label::Get, Some(answer)));
         step.outcome = Some(match read {
             None => Outcome::NoJournalRow,
             Some((_, false)) => Outcome::JournalPayloadDiffers,
@@ -1056,14 +1062,15 @@ impl Task {
         Then::Next
     }
 
-    fn journal_insert(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    fn journal_insert(&mut self, context: &mut Context, step: &mut Step) -> Then {
         let op = self.start.op.clone();
         // INSERT OR IGNORE: a racing worker may have written the row since our read.
-        let existed = ctx.world.journal.contains_key(&op);
-        ctx.world
+        let existed = context.world.journal.contains_key(&op);
+        context
+            .world
             .job_insert_or_ignore(pending_row(op, self.start.payload.clone()));
         let reply = if existed { Label::RowExists } else { Label::Ok };
-        step.messages = ctx.call("journal", Lost::Nothing, || {
+        step.messages = context.call("journal", Lost::Nothing, || {
             (Label::InsertPending, Some(reply))
         });
         step.outcome = Some(if existed {
@@ -1074,24 +1081,28 @@ impl Task {
         Then::Next
     }
 
-    fn lookup(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    fn lookup(&mut self, context: &mut Context, step: &mut Step) -> Then {
         let key = self.start.key.clone();
         let request = || Label::Lookup { key: key.clone() };
-        if matches!(ctx.fault, Some(FaultKind::LoseRequest | FaultKind::Busy)) {
+        if matches!(
+            context.fault,
+            Some(FaultKind::LoseRequest | FaultKind::Busy)
+        ) {
             step.fault_used = true;
-            let lost = ctx.fault == Some(FaultKind::LoseRequest);
+            let lost = context.fault == Some(FaultKind::LoseRequest);
             let reply = (!lost).then_some(Label::Busy);
             let how = if lost { Lost::Request } else { Lost::Nothing };
-            step.messages = ctx.call("provider", how, || (request(), reply));
+            step.messages = context.call("provider", how, || (request(), reply));
             step.outcome = Some(Outcome::LookupFailed);
             return Then::Raise(if lost { Raised::Timeout } else { Raised::Busy });
         }
-        let stale = ctx.fault == Some(FaultKind::StaleLookup);
+        let stale = context.fault == Some(FaultKind::StaleLookup);
         step.fault_used = stale;
-        let found = provider::lookup(ctx.world, &ctx.scenario.provider, &key).filter(|_| !stale);
+        let found =
+            provider::lookup(context.world, &context.scenario.provider, &key).filter(|_| !stale);
         match found {
             Some(found) => {
-                step.messages = ctx.call("provider", Lost::Nothing, || {
+                step.messages = context.call("provider", Lost::Nothing, || {
                     let receipt = found.receipt.clone();
                     (request(), Some(Label::FoundReceipt { receipt }))
                 });
@@ -1101,7 +1112,7 @@ impl Task {
                     self.regs.rejection = Some(Rejection::ProviderPayload);
                 } else {
                     step.outcome = Some(Outcome::AlreadyDone {
-                        receipt: ctx.text(&found.receipt),
+                        receipt: context.text(&found.receipt),
                     });
                     self.regs.found = Found::Same;
                     self.regs.flags.set(Flags::EVIDENCE, true);
@@ -1109,7 +1120,7 @@ impl Task {
                 self.regs.found_receipt = Some(found.receipt);
             }
             None => {
-                step.messages = ctx.call("provider", Lost::Nothing, || {
+                step.messages = context.call("provider", Lost::Nothing, || {
                     (request(), Some(Label::NotFound))
                 });
                 step.outcome = Some(if self.uncertain() {
@@ -1123,31 +1134,31 @@ impl Task {
         Then::Next
     }
 
-    fn submit(&mut self, ctx: &mut Context, step: &mut Step, program: &Compiled) -> Then {
+    fn submit(&mut self, context: &mut Context, step: &mut Step, program: &Compiled) -> Then {
         let op = self.start.op.clone();
         let key = self.start.key.clone();
         let payload = self.start.payload.clone();
-        step.fault_used = ctx.fault.is_some();
-        if let Some(job) = ctx.world.job_mut(&op) {
+        step.fault_used = context.fault.is_some();
+        if let Some(job) = context.world.job_mut(&op) {
             step.flags.resubmitted = job.status.is_success();
             job.attempts += 1;
         }
         self.regs.attempts += 1;
-        ctx.world.count_deepest_call();
-        let config = ctx.scenario.provider.clone();
+        context.world.count_deepest_call();
+        let config = context.scenario.provider.clone();
         let request = || Label::Submit {
             key: key.clone(),
             payload: payload.clone(),
         };
-        let failure = match ctx.fault {
+        let failure = match context.fault {
             Some(FaultKind::LoseRequest) => {
-                step.messages = ctx.call("provider", Lost::Request, || (request(), None));
+                step.messages = context.call("provider", Lost::Request, || (request(), None));
                 step.outcome = Some(Outcome::SubmitRequestLost);
                 FailureClass::UnknownCompletion
             }
             Some(FaultKind::LoseReply) => {
-                let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
-                step.messages = ctx.call("provider", Lost::Reply, || {
+                let reply = provider::submit(context.world, &config, &key, &payload, &op);
+                step.messages = context.call("provider", Lost::Reply, || {
                     let reply = reply;
                     (request(), Some(Label::Provider { reply }))
                 });
@@ -1155,31 +1166,31 @@ impl Task {
                 FailureClass::UnknownCompletion
             }
             Some(FaultKind::Timeout) => {
-                ctx.world.push_in_flight(crate::world::InFlight {
+                context.world.push_in_flight(crate::world::InFlight {
                     key: key.clone(),
                     payload: payload.clone(),
                     operation: op.clone(),
-                    commit_tick: ctx.world.tick.saturating_add(3),
+                    commit_tick: context.world.tick.saturating_add(3),
                 });
-                step.messages = ctx.call("provider", Lost::Nothing, || (request(), None));
+                step.messages = context.call("provider", Lost::Nothing, || (request(), None));
                 step.outcome = Some(Outcome::SubmitTimeout);
                 FailureClass::UnknownCompletion
             }
             Some(FaultKind::Busy) => {
                 step.messages =
-                    ctx.call("provider", Lost::Nothing, || (request(), Some(Label::Busy)));
+                    context.call("provider", Lost::Nothing, || (request(), Some(Label::Busy)));
                 step.outcome = Some(Outcome::SubmitBusy);
                 FailureClass::Temporary
             }
             Some(FaultKind::InvalidInput) => {
-                step.messages = ctx.call("provider", Lost::Nothing, || {
+                step.messages = context.call("provider", Lost::Nothing, || {
                     (request(), Some(Label::Invalid))
                 });
                 step.outcome = Some(Outcome::SubmitInvalid);
                 FailureClass::InvalidInput
             }
             Some(FaultKind::PermissionDenied) => {
-                step.messages = ctx.call("provider", Lost::Nothing, || {
+                step.messages = context.call("provider", Lost::Nothing, || {
                     (request(), Some(Label::Forbidden))
                 });
                 step.outcome = Some(Outcome::SubmitForbidden);
@@ -1187,17 +1198,17 @@ impl Task {
             }
             other => {
                 if other == Some(FaultKind::ExpireKey) {
-                    ctx.world.expire_key(&key);
+                    context.world.expire_key(&key);
                 }
-                let reply = provider::submit(ctx.world, &config, &key, &payload, &op);
-                step.messages = ctx.call("provider", Lost::Nothing, || {
+                let reply = provider::submit(context.world, &config, &key, &payload, &op);
+                step.messages = context.call("provider", Lost::Nothing, || {
                     let reply = reply.clone();
                     (request(), Some(Label::Provider { reply }))
                 });
                 return self.accept(reply, step);
             }
         };
-        self.after_failure(ctx, failure, program)
+        self.after_failure(context, failure, program)
     }
 
     /// The provider answered.
@@ -1234,7 +1245,7 @@ impl Task {
     /// does not depend on it.
     fn after_failure(
         &mut self,
-        ctx: &mut Context,
+        context: &mut Context,
         class: FailureClass,
         program: &Compiled,
     ) -> Then {
@@ -1245,7 +1256,7 @@ impl Task {
             FailureClass::Temporary => Raised::Busy,
             FailureClass::UnknownCompletion => Raised::Timeout,
         };
-        let policy = &ctx.scenario.switches.retry;
+        let policy = &context.scenario.switches.retry;
         let layers = if policy.single_layer {
             1
         } else {
@@ -1258,9 +1269,9 @@ impl Task {
             policy,
             regs.tries[layer] - 1,
             regs.last_delays[layer],
-            ctx.rng,
+            context.rng,
         );
-        let elapsed = ctx
+        let elapsed = context
             .world
             .tick
             .saturating_add(delay)
@@ -1289,17 +1300,17 @@ impl Task {
     /// run leaves to a person.
     fn mark(
         &mut self,
-        ctx: &mut Context,
+        context: &mut Context,
         step: &mut Step,
         status: JobStatus,
         handover: Option<(String, String)>,
     ) -> Then {
         let (reason, review) = match handover {
-            Some((reason, next_action)) => (Some(reason.into()), Some(ctx.review(next_action))),
+            Some((reason, next_action)) => (Some(reason.into()), Some(context.review(next_action))),
             None => (None, None),
         };
         let evidence = self.regs.flags.has(Flags::EVIDENCE);
-        if let Some(job) = ctx.world.job_mut(&self.start.op) {
+        if let Some(job) = context.world.job_mut(&self.start.op) {
             job.status = status;
             job.reason = reason;
             job.review = review;
@@ -1309,7 +1320,7 @@ impl Task {
             }
         }
         let receipt = &self.regs.receipt;
-        step.messages = ctx.call("journal", Lost::Nothing, || {
+        step.messages = context.call("journal", Lost::Nothing, || {
             let detail = match (receipt, status) {
                 (Some(receipt), JobStatus::Verified) => Label::SetVerified {
                     receipt: receipt.clone(),
@@ -1326,14 +1337,14 @@ impl Task {
     /// pipeline, a failure records the stage and keeps the outputs before it.
     fn save(
         &mut self,
-        ctx: &mut Context,
+        context: &mut Context,
         step: &mut Step,
         block: Block,
         stage: Option<&'static str>,
     ) -> Then {
         step.flags.resubmitted = self.regs.flags.has(Flags::PRIOR_SUCCESS);
         if stage.is_some() {
-            self.attempt(ctx);
+            self.attempt(context);
         }
         let key = self.start.key.clone();
         let value = self
@@ -1342,7 +1353,7 @@ impl Task {
             .clone()
             .unwrap_or_else(|| self.start.payload.clone());
         let op = self.start.op.clone();
-        let written = write_row(ctx, step, write_mode(block), &key, &value, &op);
+        let written = write_row(context, step, write_mode(block), &key, &value, &op);
         let then = match written {
             RowWritten::Busy => {
                 if stage.is_some() {
@@ -1355,7 +1366,7 @@ impl Task {
                 lost: true,
             } => {
                 if stage.is_some() {
-                    let unique = ctx.world.table.unique;
+                    let unique = context.world.table.unique;
                     step.outcome = Some(Outcome::WriteLostFailed { write, unique });
                 }
                 Then::Raise(Raised::Timeout)
@@ -1363,14 +1374,20 @@ impl Task {
             RowWritten::Done { .. } => Then::Next,
         };
         if let Some(stage) = stage {
-            self.stage_done(ctx, stage, &then, Text::fixed("done"));
+            self.stage_done(context, stage, &then, Text::fixed("done"));
         }
         then
     }
 
     /// A stage's end: its output kept on success, the stage recorded as failed on an error.
-    fn stage_done(&mut self, ctx: &mut Context, stage: &'static str, then: &Then, output: Text) {
-        let Some(job) = ctx.world.job_mut(&self.start.op) else {
+    fn stage_done(
+        &mut self,
+        context: &mut Context,
+        stage: &'static str,
+        then: &Then,
+        output: Text,
+    ) {
+        let Some(job) = context.world.job_mut(&self.start.op) else {
             return;
         };
         match then {
@@ -1386,25 +1403,25 @@ impl Task {
     }
 
     /// The first time this run works on its journal row, the row counts an attempt.
-    fn attempt(&mut self, ctx: &mut Context) {
+    fn attempt(&mut self, context: &mut Context) {
         if self.regs.flags.has(Flags::ATTEMPTED) {
             return;
         }
         self.regs.flags.set(Flags::ATTEMPTED, true);
-        if let Some(job) = ctx.world.job_mut(&self.start.op) {
+        if let Some(job) = context.world.job_mut(&self.start.op) {
             job.attempts += 1;
         }
     }
 
     /// The dedup key into the tracking table, on its own (outside a transaction).
-    fn tracking_insert(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    fn tracking_insert(&mut self, context: &mut Context, step: &mut Step) -> Then {
         let key = self.start.key.clone();
         let request = || Label::Write { key: key.clone() };
-        if database_busy(ctx, step, request) {
+        if database_busy(context, step, request) {
             return Then::Raise(Raised::Busy);
         }
-        let new = ctx.world.insert_dedup(&key);
-        let lost = ctx.fault == Some(FaultKind::LoseReply);
+        let new = context.world.insert_dedup(&key);
+        let lost = context.fault == Some(FaultKind::LoseReply);
         step.fault_used = lost;
         let how = if lost { Lost::Reply } else { Lost::Nothing };
         let write = if new {
@@ -1412,11 +1429,11 @@ impl Task {
         } else {
             WriteOutcome::Ignored
         };
-        step.messages = ctx.call("database", how, || {
+        step.messages = context.call("database", how, || {
             (request(), Some(Label::WriteDone { write }))
         });
         step.outcome = Some(Outcome::TrackingSaved {
-            key: ctx.text(&key),
+            key: context.text(&key),
             new,
             lost,
         });
@@ -1428,7 +1445,7 @@ impl Task {
 
     /// `with db.transaction():`: its statements commit together, in this one step. A locked
     /// database rolls all of them back; a lost acknowledgment leaves all of them committed.
-    fn transaction(&mut self, ctx: &mut Context, step: &mut Step, program: &Compiled) -> Then {
+    fn transaction(&mut self, context: &mut Context, step: &mut Step, program: &Compiled) -> Then {
         let header = self.pc as usize;
         let body = &program.lines[header + 1..program.structure.end[header] as usize];
         let Some(first) = body
@@ -1436,7 +1453,7 @@ impl Task {
             .position(|line| line.block != Block::TrackingInsert)
         else {
             // Only the dedup key: the same as inserting it alone.
-            return self.tracking_insert(ctx, step);
+            return self.tracking_insert(context, step);
         };
         let block = body[first].block;
         let (key, op) = (self.start.key.clone(), self.start.op.clone());
@@ -1445,7 +1462,7 @@ impl Task {
             .output
             .clone()
             .unwrap_or_else(|| self.start.payload.clone());
-        let written = write_row(ctx, step, write_mode(block), &key, &value, &op);
+        let written = write_row(context, step, write_mode(block), &key, &value, &op);
         let RowWritten::Done { outcome, lost } = written else {
             step.outcome = Some(Outcome::RolledBack);
             return Then::Raise(Raised::Busy);
@@ -1454,21 +1471,24 @@ impl Task {
         for (index, line) in body.iter().enumerate() {
             match line.block {
                 Block::TrackingInsert => {
-                    ctx.world.insert_dedup(&key);
+                    context.world.insert_dedup(&key);
                     dedup_committed = true;
                 }
                 other if index != first => {
-                    ctx.world.write_row(write_mode(other), &key, &value, &op);
+                    context
+                        .world
+                        .write_row(write_mode(other), &key, &value, &op);
                 }
                 _ => {}
             }
         }
         step.outcome = Some(Outcome::Ingested {
             write: outcome,
-            unique: ctx.world.table.unique,
+            unique: context.world.table.unique,
             lost,
             dedup_committed,
-            duplicate_stored: block == Block::InsertFilterOnRead && ctx.world.table.count(&key) > 1,
+            duplicate_stored: block == Block::InsertFilterOnRead
+                && context.world.table.count(&key) > 1,
         });
         match lost {
             true => Then::Raise(Raised::Timeout),
@@ -1480,18 +1500,18 @@ impl Task {
     /// (`claim_with_lease`): the claim keeps its tick, and a claim older than
     /// `switches.lease_ticks` with no result stored is taken over in the same statement
     /// (`ON CONFLICT (key) DO UPDATE ... WHERE claimed_at < now - lease AND result IS NULL`).
-    fn claim(&mut self, ctx: &mut Context, step: &mut Step, leased: bool) -> Then {
+    fn claim(&mut self, context: &mut Context, step: &mut Step, leased: bool) -> Then {
         let key = self.start.key.clone();
         let op = &self.start.op;
-        let now = ctx.world.tick;
-        let lease = ctx.scenario.switches.lease_ticks;
+        let now = context.world.tick;
+        let lease = context.scenario.switches.lease_ticks;
         // Without UNIQUE there is no conflict to detect, and so nothing to take over.
-        let expired = ctx
+        let expired = context
             .world
             .table
             .rows
             .iter()
-            .filter(|_| leased && ctx.world.table.unique)
+            .filter(|_| leased && context.world.table.unique)
             .find(|row| *row.key == *key)
             .and_then(|row| claimed_at(&row.value))
             .filter(|since| now.saturating_sub(*since) > lease);
@@ -1501,11 +1521,11 @@ impl Task {
         };
         let (claimed, outcome) = match expired {
             Some(since) => {
-                ctx.world.write_row(WriteMode::Upsert, &key, &claim, op);
+                context.world.write_row(WriteMode::Upsert, &key, &claim, op);
                 (true, Outcome::ClaimTakenOver { claimed_at: since })
             }
             None => {
-                let write = ctx
+                let write = context
                     .world
                     .write_row(WriteMode::InsertOrIgnore, &key, &claim, op);
                 match write == WriteOutcome::Inserted {
@@ -1519,14 +1539,14 @@ impl Task {
         } else {
             Label::KeyTaken
         };
-        step.messages = ctx.call("database", Lost::Nothing, || {
+        step.messages = context.call("database", Lost::Nothing, || {
             (Label::Claim { key: key.clone() }, Some(reply))
         });
         step.outcome = Some(outcome);
         // A claim whose owner has not recorded a result yet has nothing to replay: read now,
         // with the claim, as the statement's own answer.
         let pending = !claimed
-            && ctx
+            && context
                 .world
                 .table
                 .rows
@@ -1540,38 +1560,38 @@ impl Task {
     /// The card charge. A card the payload marks `"card": "declined"` is declined (402): no
     /// charge, and the decline is the answer. `keyed`: the gateway keeps the idempotency key and
     /// answers a repeat under it with its first charge, charging nothing new.
-    fn charge(&mut self, ctx: &mut Context, step: &mut Step, keyed: bool) -> Then {
+    fn charge(&mut self, context: &mut Context, step: &mut Step, keyed: bool) -> Then {
         let (op, payload, key) = (&self.start.op, &self.start.payload, &self.start.key);
         let request = || Label::Charge {
             payload: payload.clone(),
         };
         let declined = payload.contains(CARD_DECLINED);
         let kept = keyed
-            && ctx
+            && context
                 .world
                 .effects_of(op)
                 .any(|effect| *effect.sink == *"charge" && effect.key == *key);
         let sent = match (declined, kept) {
-            (true, _) => send_kept(ctx, step, "charge", request, Label::CardDeclined),
+            (true, _) => send_kept(context, step, "charge", request, Label::CardDeclined),
             (false, true) => {
                 let first = Label::Charged { charge: 1 };
-                send_kept(ctx, step, "charge", request, first)
+                send_kept(context, step, "charge", request, first)
             }
             (false, false) => {
-                let receipt = ctx.world.sink_effects("charge", op) + 1;
+                let receipt = context.world.sink_effects("charge", op) + 1;
                 let reply = Label::Charged { charge: receipt };
-                send_effect(ctx, step, "charge", key, op, request, reply)
+                send_effect(context, step, "charge", key, op, request, reply)
             }
         };
         match sent {
             Sent::NotSent(_) => {
                 // Nothing was charged: give the claimed key back so a retry can charge.
                 if self.regs.flags.has(Flags::CLAIMED) {
-                    let claim = ctx.world.table.rows.iter().find_map(|row| {
+                    let claim = context.world.table.rows.iter().find_map(|row| {
                         (*row.key == **key && is_in_progress(&row.value)).then(|| row.value.clone())
                     });
                     if let Some(claim) = claim {
-                        ctx.world.delete_rows(key, &claim);
+                        context.world.delete_rows(key, &claim);
                     }
                 }
                 step.outcome = Some(Outcome::NotCharged);
@@ -1583,7 +1603,7 @@ impl Task {
                     (true, _) => Outcome::Declined,
                     (false, true) => Outcome::ChargeReplayed,
                     (false, false) => Outcome::Charged {
-                        charges: ctx.world.sink_effects("charge", op),
+                        charges: context.world.sink_effects("charge", op),
                     },
                 });
                 match lost {
@@ -1596,9 +1616,9 @@ impl Task {
 
     /// The pipeline's read of its journal row: it inserts a pending row if there is none, and
     /// reads what an earlier run left: its result, and which stages kept their output.
-    fn prior_get(&mut self, ctx: &mut Context, step: &mut Step, stages: &[&str]) -> Then {
+    fn prior_get(&mut self, context: &mut Context, step: &mut Step, stages: &[&str]) -> Then {
         let op = self.start.op.clone();
-        let row = ctx
+        let row = context
             .world
             .job_insert_or_ignore(pending_row(op, self.start.payload.clone()));
         let (status, attempts) = (row.status, row.attempts);
@@ -1617,12 +1637,12 @@ impl Task {
         let prior = match (&failed_stage, status) {
             (_, JobStatus::Verified) => Prior::Success,
             (Some(stage), _) => Prior::FailedAt {
-                stage: ctx.text(stage),
+                stage: context.text(stage),
             },
             (None, JobStatus::Pending) if attempts == 0 => Prior::None,
             _ => Prior::Status { status },
         };
-        step.messages = ctx.call("journal", Lost::Nothing, || {
+        step.messages = context.call("journal", Lost::Nothing, || {
             let answer = match &prior {
                 Prior::Success => Label::Success,
                 Prior::FailedAt { stage } => Label::FailedAt {
@@ -1648,47 +1668,47 @@ impl Task {
 
     fn call_model(
         &mut self,
-        ctx: &mut Context,
+        context: &mut Context,
         step: &mut Step,
         stage: Option<&'static str>,
     ) -> Then {
         step.flags.resubmitted = self.regs.flags.has(Flags::PRIOR_SUCCESS);
-        self.attempt(ctx);
+        self.attempt(context);
         if matches!(
-            ctx.fault,
+            context.fault,
             Some(FaultKind::Busy | FaultKind::Timeout | FaultKind::LoseRequest)
         ) {
             step.fault_used = true;
-            let lost = ctx.fault == Some(FaultKind::LoseRequest);
-            let reply = match ctx.fault {
+            let lost = context.fault == Some(FaultKind::LoseRequest);
+            let reply = match context.fault {
                 Some(FaultKind::Busy) => Some(Label::RateLimited),
                 _ => None,
             };
             let how = if lost { Lost::Request } else { Lost::Nothing };
-            step.messages = ctx.call("model", how, || (Label::CallModel, reply));
-            if ctx.fault == Some(FaultKind::Timeout) {
-                ctx.world.count_model_call();
+            step.messages = context.call("model", how, || (Label::CallModel, reply));
+            if context.fault == Some(FaultKind::Timeout) {
+                context.world.count_model_call();
             }
             step.outcome = Some(Outcome::ModelFailed);
-            let then = Then::Raise(match ctx.fault {
+            let then = Then::Raise(match context.fault {
                 Some(FaultKind::Busy) => Raised::Busy,
                 _ => Raised::Timeout,
             });
             if let Some(stage) = stage {
-                self.stage_done(ctx, stage, &then, Text::default());
+                self.stage_done(context, stage, &then, Text::default());
             }
             return then;
         }
-        ctx.world.count_model_call();
+        context.world.count_model_call();
         let output = Text::from(format!("summary-{}", self.start.op));
-        step.messages = ctx.call("model", Lost::Nothing, || {
+        step.messages = context.call("model", Lost::Nothing, || {
             (Label::CallModel, Some(Label::Summary))
         });
         step.outcome = Some(Outcome::ModelReturned {
-            calls: ctx.world.counts.model_calls,
+            calls: context.world.counts.model_calls,
         });
         if let Some(stage) = stage {
-            self.stage_done(ctx, stage, &Then::Next, output.clone());
+            self.stage_done(context, stage, &Then::Next, output.clone());
         }
         self.regs.output = Some(output);
         Then::Next
@@ -1696,15 +1716,15 @@ impl Task {
 
     fn notify_stage(
         &mut self,
-        ctx: &mut Context,
+        context: &mut Context,
         step: &mut Step,
         guarded: bool,
         stage: Option<&'static str>,
     ) -> Then {
-        self.attempt(ctx);
+        self.attempt(context);
         let key = tracker_key(&self.start.key);
-        let then = if guarded && ctx.world.tracker.contains_key(&key) {
-            step.messages = ctx.call("notification", Lost::Nothing, || {
+        let then = if guarded && context.world.tracker.contains_key(&key) {
+            step.messages = context.call("notification", Lost::Nothing, || {
                 (Label::Notify, Some(Label::AlreadySent))
             });
             step.outcome = Some(Outcome::NotificationSkipped);
@@ -1712,7 +1732,7 @@ impl Task {
         } else {
             let op = self.start.op.clone();
             let sent = send_effect(
-                ctx,
+                context,
                 step,
                 "notification",
                 &key,
@@ -1732,64 +1752,86 @@ impl Task {
                 }
                 Sent::Done { lost: false } => {
                     if guarded {
-                        ctx.world.insert_tracker(&key, &op);
+                        context.world.insert_tracker(&key, &op);
                     }
-                    let sent = ctx.world.sink_effects("notification", &op);
+                    let sent = context.world.sink_effects("notification", &op);
                     step.outcome = Some(Outcome::NotificationSent { sent });
                     Then::Next
                 }
             }
         };
         if let Some(stage) = stage {
-            self.stage_done(ctx, stage, &then, Text::fixed("sent"));
+            self.stage_done(context, stage, &then, Text::fixed("sent"));
         }
         then
     }
 
-    fn send_email(&mut self, ctx: &mut Context, step: &mut Step, logged: bool) -> Then {
+    fn send_email(&mut self, context: &mut Context, step: &mut Step, logged: bool) -> Then {
         let key = self.start.key.clone();
         let log_key = Text::from(format!("email:{key}"));
-        if logged && ctx.world.tracker.contains_key(&log_key) {
-            step.messages = ctx.call("email", Lost::Nothing, || {
+        if logged && context.world.tracker.contains_key(&log_key) {
+            step.messages = context.call("email", Lost::Nothing, || {
                 (Label::Email, Some(Label::InEmailLog))
             });
             step.outcome = Some(Outcome::EmailSkipped);
             return Then::Next;
         }
         let op = self.start.op.clone();
-        let sent = send_effect(ctx, step, "email", &key, &op, || Label::Email, Label::Sent);
+        let sent = send_effect(
+            context,
+            step,
+            "email",
+            &key,
+            &op,
+            || Label::Email,
+            Label::Sent,
+        );
         // Sent with its reply lost, the worker cannot tell: nothing goes into the email log.
         if logged && sent == (Sent::Done { lost: false }) {
-            ctx.world.insert_tracker(&log_key, &op);
+            context.world.insert_tracker(&log_key, &op);
         }
-        emailed(ctx, step, "email", &op, sent)
+        emailed(context, step, "email", &op, sent)
     }
 
     /// The receipt, through a mail API that keeps each idempotency key it is given (among the
     /// operation's own receipts): a repeat under a kept key sends nothing and answers "already
     /// sent". The key is the operation's: a run whose key changes sends another receipt.
-    fn email_receipt(&mut self, ctx: &mut Context, step: &mut Step) -> Then {
+    fn email_receipt(&mut self, context: &mut Context, step: &mut Step) -> Then {
         let key = Text::from(format!("receipt:{}", self.start.key));
         let op = self.start.op.clone();
-        let kept = ctx
+        let kept = context
             .world
             .effects_of(&op)
             .any(|effect| *effect.sink == *RECEIPT && effect.key == key);
         let sent = match kept {
-            true => send_kept(ctx, step, RECEIPT, || Label::Email, Label::AlreadySent),
-            false => send_effect(ctx, step, RECEIPT, &key, &op, || Label::Email, Label::Sent),
+            true => send_kept(context, step, RECEIPT, || Label::Email, Label::AlreadySent),
+            false => send_effect(
+                context,
+                step,
+                RECEIPT,
+                &key,
+                &op,
+                || Label::Email,
+                Label::Sent,
+            ),
         };
         if kept && sent == (Sent::Done { lost: false }) {
             step.outcome = Some(Outcome::EmailSkipped);
             return Then::Next;
         }
-        emailed(ctx, step, RECEIPT, &op, sent)
+        emailed(context, step, RECEIPT, &op, sent)
     }
 }
 
 /// What an email's send did, as the run goes on: refused or lost on the way (nothing sent), sent
 /// with its reply lost (the worker times out), or sent.
-fn emailed(ctx: &mut Context, step: &mut Step, sink: &'static str, op: &Text, sent: Sent) -> Then {
+fn emailed(
+    context: &mut Context,
+    step: &mut Step,
+    sink: &'static str,
+    op: &Text,
+    sent: Sent,
+) -> Then {
     match sent {
         Sent::NotSent(why) => {
             step.outcome = Some(Outcome::EmailNotSent { why });
@@ -1800,7 +1842,7 @@ fn emailed(ctx: &mut Context, step: &mut Step, sink: &'static str, op: &Text, se
             Then::Raise(Raised::Timeout)
         }
         Sent::Done { lost: false } => {
-            let sent = ctx.world.sink_effects(sink, op);
+            let sent = context.world.sink_effects(sink, op);
             step.outcome = Some(Outcome::EmailSent { sent });
             Then::Next
         }

@@ -4,23 +4,11 @@
 //! it over; a lease that runs out under a live owner lets both charge, unless the gateway keeps
 //! the key too.
 
-use lab_engine::{Budget, Engine, Explorer, Invariant, Property, Scenario, Trace};
+use lab_engine::{Budget, Explorer, Invariant, Property, Trace};
 
-fn scenario(text: &str) -> Scenario {
-    toml::from_str(text).unwrap_or_else(|error| panic!("scenario parses: {error}"))
-}
+mod scenarios;
 
-fn run(text: &str) -> Trace {
-    Engine::run(scenario(text)).expect("scenario runs")
-}
-
-fn broken(trace: &Trace, invariant: Invariant) -> Option<u32> {
-    trace
-        .verdicts
-        .iter()
-        .find(|verdict| verdict.invariant == invariant)
-        .and_then(|verdict| verdict.broken_at)
-}
+use scenarios::{broken, run, scenario};
 
 fn results(trace: &Trace) -> Vec<Vec<String>> {
     trace
@@ -216,11 +204,11 @@ fn the_explorer_finds_the_stuck_claim_and_the_lease_closes_it() {
     let answered = Property::Always(Invariant::EventuallyAnswered);
     let no_crash = crashed_owner("").replace("faults = [", "# faults = [");
     let plain = explore(&no_crash, "crash");
-    assert!(plain.complete);
+    assert!(plain.extent.complete);
     assert!(!holds(&plain, answered), "a crash after the claim is stuck");
     let lease = crashed_owner(&program("claim_with_lease", "charge"));
     let leased = explore(&lease, "lose_request,busy,deliver_twice,change_payload");
-    assert!(leased.complete);
+    assert!(leased.extent.complete);
     assert!(
         leased.counterexample.is_none(),
         "{:?}",

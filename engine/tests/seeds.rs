@@ -1,22 +1,10 @@
 //! The source documents' own examples and test lists, as engine scenarios.
 
-use lab_engine::{Action, Engine, Invariant, JobStatus, Scenario, Schedule, Trace};
+use lab_engine::{Action, Engine, Invariant, JobStatus, Schedule, Trace};
 
-fn scenario(text: &str) -> Scenario {
-    toml::from_str(text).unwrap_or_else(|error| panic!("scenario parses: {error}"))
-}
+mod scenarios;
 
-fn run(text: &str) -> Trace {
-    Engine::run(scenario(text)).expect("scenario runs")
-}
-
-fn broken(trace: &Trace, invariant: Invariant) -> Option<u32> {
-    trace
-        .verdicts
-        .iter()
-        .find(|verdict| verdict.invariant == invariant)
-        .and_then(|verdict| verdict.broken_at)
-}
+use scenarios::{broken, run, scenario};
 
 fn last(trace: &Trace) -> lab_engine::World {
     trace.state_at(trace.len())
