@@ -464,3 +464,27 @@ fn a_lesson_in_the_old_words_reads_as_in_the_new() {
     let was = authoring::lesson_from_text(&lessons_dir(), &path, &old).expect("the old words load");
     assert_eq!(was, new);
 }
+
+/// A hunt whose struck run ends before the hunt's step is refused: the lab would leave the step,
+/// and the hunt would vanish the moment the learner strikes there.
+#[test]
+fn a_hunt_whose_struck_run_ends_before_its_step_is_an_error() {
+    let path = lessons_dir().join("04b-claim-lease.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    let late = text.replacen(
+        "at = { action = \"return\", nth = 2, before = true }",
+        "at = \"end\"",
+        1,
+    );
+    assert_ne!(late, text, "the edit applies");
+    let errors = authoring::lesson_from_text(&lessons_dir(), &path, &late)
+        .expect_err("the hunt at the end is refused");
+    let found: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        found.iter().any(
+            |error| error.contains("lose_reply at sink.send (occurrence 1)")
+                && error.contains("would vanish when struck")
+        ),
+        "{found:?}"
+    );
+}

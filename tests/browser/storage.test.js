@@ -128,7 +128,7 @@ describe('saved progress and settings', () => {
       'naive-retry': { furthest: 5, total: 20, completed: false },
     },
     last: ['naive-retry', 5],
-    last_ms: 2_000_000_000_000,
+    last_milliseconds: 2_000_000_000_000,
   };
 
   function importFile(page, name, text) {
@@ -155,7 +155,7 @@ describe('saved progress and settings', () => {
         'lost-reply': { furthest: 3, total: 10, completed: false },
       },
       last: ['lost-reply', 3],
-      last_ms: 1_000,
+      last_milliseconds: 1_000,
     };
     await importFile(page, 'older.json', JSON.stringify(file));
     await waitForText(ioStatus(page), /^Progress imported: 2 lessons from the file, merged with yours/);
@@ -277,7 +277,7 @@ describe('saved progress and settings', () => {
         version: 1,
         lessons: { 'naive-retry': { furthest: 1, total: 99, completed: false } },
         last: ['naive-retry', 1],
-        last_ms: 1,
+        last_milliseconds: 1,
       }));
     }, PROGRESS);
     await waitForText(async () => JSON.stringify((await stored(page)).lessons['naive-retry']?.total), '99', {

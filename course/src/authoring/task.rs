@@ -330,14 +330,14 @@ fn compile_hunt(file: &HuntFile, here: &Here) -> Result<Task, String> {
         for &fault in point.faults.iter() {
             let mut changed = scenario.clone();
             changed.faults.push(Hunt::rule(point, fault));
-            let trace = Engine::run(changed).map_err(|error| {
-                format!(
-                    "{} at {} (occurrence {}) does not run: {error}",
-                    fault.name(),
-                    point.at.name(),
-                    point.nth
-                )
-            })?;
+            let placed = format!(
+                "{} at {} (occurrence {})",
+                fault.name(),
+                point.at.name(),
+                point.nth
+            );
+            let trace = changed_run(&changed, here, &format!("struck with {placed}"))
+                .map_err(|problem| format!("{placed}: {problem}"))?;
             hunt.placements += 1;
             hunt.breaking += u32::from(hunt.found_at(&trace).is_some());
         }
