@@ -1159,7 +1159,6 @@ impl Task {
             Some(FaultKind::LoseReply) => {
                 let reply = provider::submit(context.world, &config, &key, &payload, &op);
                 step.messages = context.call("provider", Lost::Reply, || {
-                    let reply = reply;
                     (request(), Some(Label::Provider { reply }))
                 });
                 step.outcome = Some(Outcome::SubmitReplyLost);
@@ -1506,13 +1505,10 @@ impl Task {
         let now = context.world.tick;
         let lease = context.scenario.switches.lease_ticks;
         // Without UNIQUE there is no conflict to detect, and so nothing to take over.
-        let expired = context
-            .world
-            .table
-            .rows
-            .iter()
-            .filter(|_| leased && context.world.table.unique)
-            .find(|row| *row.key == *key)
+        let table = &context.world.table;
+        let expired = (leased && table.unique)
+            .then(|| table.rows_keyed(&key).next())
+            .flatten()
             .and_then(|row| claimed_at(&row.value))
             .filter(|since| now.saturating_sub(*since) > lease);
         let claim: Text = match leased {
@@ -1549,9 +1545,8 @@ impl Task {
             && context
                 .world
                 .table
-                .rows
-                .iter()
-                .any(|row| *row.key == *key && is_in_progress(&row.value));
+                .rows_keyed(&key)
+                .any(|row| is_in_progress(&row.value));
         self.regs.flags.set(Flags::CLAIMED, claimed);
         self.regs.flags.set(Flags::STORED, !claimed && !pending);
         Then::Next
@@ -1587,9 +1582,9 @@ impl Task {
             Sent::NotSent(_) => {
                 // Nothing was charged: give the claimed key back so a retry can charge.
                 if self.regs.flags.has(Flags::CLAIMED) {
-                    let claim = context.world.table.rows.iter().find_map(|row| {
-                        (*row.key == **key && is_in_progress(&row.value)).then(|| row.value.clone())
-                    });
+                    let claim = (context.world.table.rows_keyed(key))
+                        .find(|row| is_in_progress(&row.value))
+                        .map(|row| row.value.clone());
                     if let Some(claim) = claim {
                         context.world.delete_rows(key, &claim);
                     }
@@ -1897,9 +1892,8 @@ fn claimed_at(value: &str) -> Option<u32> {
 fn stored_result(world: &crate::world::World, key: &str) -> Option<Text> {
     world
         .table
-        .rows
-        .iter()
-        .find(|row| *row.key == *key && !is_in_progress(&row.value))
+        .rows_keyed(key)
+        .find(|row| !is_in_progress(&row.value))
         .map(|row| row.value.clone())
 }
 

@@ -341,6 +341,11 @@ impl Table {
             .filter(move |row| row.operation == operation)
     }
 
+    /// The rows with this key, oldest first (through the index on a large table).
+    pub(crate) fn rows_keyed<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
+        self.rowids_keyed(key).map(|rowid| self.row(rowid))
+    }
+
     /// The rowids of the rows with this key, oldest first.
     fn rowids_keyed<'a>(&'a self, key: &'a str) -> impl Iterator<Item = i64> + 'a {
         let scan = self.rows.iter().filter(move |row| row.key == key);
