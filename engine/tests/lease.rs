@@ -8,7 +8,7 @@ use lab_engine::{Budget, Explorer, Invariant, Property, Trace};
 
 mod scenarios;
 
-use scenarios::{broken, run, scenario};
+use scenarios::{all_hold, broken, run, scenario};
 
 fn results(trace: &Trace) -> Vec<Vec<String>> {
     trace
@@ -73,10 +73,7 @@ fn a_retry_after_the_result_is_stored_gets_it_replayed() {
         last.outcome_text(),
         "returns \"replayed\": the stored result, 200 ch-1"
     );
-    assert!(trace
-        .verdicts
-        .iter()
-        .all(|verdict| verdict.broken_at.is_none()));
+    assert!(all_hold(&trace));
 }
 
 #[test]
@@ -94,10 +91,7 @@ fn a_decline_is_stored_and_replayed_like_a_charge() {
         last.outcome_text(),
         "returns \"replayed\": the stored result, 402 card declined"
     );
-    assert!(trace
-        .verdicts
-        .iter()
-        .all(|verdict| verdict.broken_at.is_none()));
+    assert!(all_hold(&trace));
 }
 
 #[test]
@@ -125,10 +119,7 @@ fn a_claim_whose_owner_crashed_is_never_answered() {
 fn with_a_lease_the_retry_takes_the_claim_over_and_charges() {
     let trace = run(&crashed_owner(&program("claim_with_lease", "charge")));
     assert_eq!(results(&trace), vec![vec!["in_progress"], vec!["charged"]]);
-    assert!(trace
-        .verdicts
-        .iter()
-        .all(|verdict| verdict.broken_at.is_none()));
+    assert!(all_hold(&trace));
     let takeover = trace
         .events
         .iter()
@@ -159,10 +150,7 @@ fn a_lease_shorter_than_the_owner_takes_lets_two_charge_unless_the_gateway_keeps
     let trace = run(&concurrent(&program("claim_with_lease", "charge")));
     assert!(broken(&trace, Invariant::OneEffect).is_some());
     let trace = run(&concurrent(&program("claim_with_lease", "charge_keyed")));
-    assert!(trace
-        .verdicts
-        .iter()
-        .all(|verdict| verdict.broken_at.is_none()));
+    assert!(all_hold(&trace));
     let world = trace.state_at(trace.len());
     assert_eq!(world.sink_effects("charge", "pay-1"), 1);
     assert_eq!(results(&trace), vec![vec!["charged"], vec!["charged"]]);

@@ -4,17 +4,10 @@ use lab_engine::{Action, Engine, Invariant, JobStatus, Schedule, Trace};
 
 mod scenarios;
 
-use scenarios::{broken, run, scenario};
+use scenarios::{all_hold, broken, run, scenario};
 
 fn last(trace: &Trace) -> lab_engine::World {
     trace.state_at(trace.len())
-}
-
-fn all_hold(trace: &Trace) -> bool {
-    trace
-        .verdicts
-        .iter()
-        .all(|verdict| verdict.broken_at.is_none())
 }
 
 // ---- seed 000 ----

@@ -1,5 +1,5 @@
-//! What the engine's scenario tests share: a scenario from TOML text, its run, and where an
-//! invariant breaks in it.
+//! What the engine's scenario tests share: a scenario from TOML text, its run, where an invariant
+//! breaks in it, and whether every one holds.
 
 use lab_engine::{Engine, Invariant, Scenario, Trace};
 
@@ -18,4 +18,12 @@ pub fn broken(trace: &Trace, invariant: Invariant) -> Option<u32> {
         .iter()
         .find(|verdict| verdict.invariant == invariant)
         .and_then(|verdict| verdict.broken_at)
+}
+
+/// Every invariant holds throughout the run.
+pub fn all_hold(trace: &Trace) -> bool {
+    trace
+        .verdicts
+        .iter()
+        .all(|verdict| verdict.broken_at.is_none())
 }
