@@ -29,7 +29,7 @@ fn App() -> Html {
                     "; {}: {} bytes of trace, {} schedules",
                     design.id,
                     json.len(),
-                    report.schedules
+                    report.extent.schedules
                 ));
             }
             line.set(text);
