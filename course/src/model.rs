@@ -485,6 +485,10 @@ pub struct QuestionOption {
     pub correct: bool,
     /// Why this option is right or wrong; shown once chosen.
     pub explain_html: String,
+    /// The event (1-based) of the step's design that refutes it, which the explanation offers
+    /// to show.
+    #[serde(default)]
+    pub shows: Option<u32>,
 }
 
 impl Course {

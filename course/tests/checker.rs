@@ -488,3 +488,131 @@ fn a_hunt_whose_struck_run_ends_before_its_step_is_an_error() {
         "{found:?}"
     );
 }
+
+/// The lesson text without its options' `shows = { .. }, `.
+fn without_shows(mut text: String) -> String {
+    while let Some(start) = text.find("shows = {") {
+        let end = start + text[start..].find("}, ").expect("an inline table") + 3;
+        text.replace_range(start..end, "");
+    }
+    text
+}
+
+/// lost-reply with the first wrong option of its questions given `shows = PLACE`, and no other.
+fn with_shows(name: &str, place: &str) -> PathBuf {
+    course_with(name, |text| {
+        let text = without_shows(text);
+        let wrong = "correct = false, explain = ";
+        assert!(text.contains(wrong), "lesson 01 has a wrong option");
+        text.replacen(
+            wrong,
+            &format!("correct = false, shows = {place}, explain = "),
+            1,
+        )
+    })
+}
+
+#[test]
+fn an_options_shows_resolves_to_an_event_of_its_steps_design() {
+    let dir = with_shows("shows", "{ fault = 1 }");
+    let loaded = authoring::load(&dir).unwrap_or_else(|errors| panic!("{errors:?}"));
+    let lesson = loaded.course.lesson("lost-reply").expect("the lesson");
+    let (step, option) = lesson
+        .steps
+        .iter()
+        .find_map(|step| {
+            let mut options = step.questions.iter().flat_map(|question| &question.options);
+            options
+                .find(|option| !option.correct)
+                .map(|option| (step, option))
+        })
+        .expect("a wrong option");
+    let trace = &loaded.traces["lost-reply"][step.design as usize];
+    let fault = trace
+        .events
+        .iter()
+        .find(|event| event.fault.is_some())
+        .expect("the design has a fault")
+        .index;
+    assert_eq!(option.shows, Some(fault));
+    let others = lesson
+        .steps
+        .iter()
+        .flat_map(|step| &step.questions)
+        .flat_map(|question| &question.options);
+    assert_eq!(
+        others.filter(|option| option.shows.is_some()).count(),
+        1,
+        "only the option that names one shows an event"
+    );
+}
+
+#[test]
+fn an_options_shows_at_a_place_the_run_does_not_have_is_an_error_at_its_line() {
+    let dir = with_shows("shows-unknown", "{ fault = 99 }");
+    let found = errors(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let line = fs::read_to_string(dir.join("01-lost-reply.toml"))
+        .unwrap()
+        .lines()
+        .position(|line| line.contains("shows = { fault = 99 }"))
+        .unwrap()
+        + 1;
+    assert!(
+        found[0].contains(&format!("01-lost-reply.toml:{line}:")),
+        "{found:?}"
+    );
+    assert!(found[0].contains("shows"), "{found:?}");
+    assert!(found[0].contains("fewer than 99 faults"), "{found:?}");
+    let unknown = errors(&with_shows("shows-action", "{ action = \"no.such\" }"));
+    assert_eq!(unknown.len(), 1, "{unknown:?}");
+}
+
+/// The checker's warnings for the lesson `edit` makes of lost-reply, as text.
+fn warnings(name: &str, edit: impl Fn(String) -> String) -> Vec<String> {
+    let dir = course_with(name, edit);
+    let loaded = authoring::load(&dir).unwrap_or_else(|errors| panic!("{errors:?}"));
+    loaded.warnings.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn a_lesson_whose_correct_options_are_mostly_the_longest_warns_at_its_first_question() {
+    let longest = |found: &[String]| {
+        found
+            .iter()
+            .filter(|warning| warning.contains("the correct option is the longest"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // As written, under the share: no warning.
+    assert_eq!(
+        longest(&warnings("longest-under", |text| text)),
+        Vec::<String>::new()
+    );
+    // Every correct option made the longest by far: over the share.
+    let found = warnings("longest-over", |text| {
+        text.lines()
+            .map(|line| match line.contains("correct = true") {
+                true => line.replacen(
+                    "{ text = \"",
+                    "{ text = \"At length, and with every qualification a careful reader could want: ",
+                    1,
+                ),
+                false => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let found = longest(&found);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let line = fs::read_to_string(lessons_dir().join("01-lost-reply.toml"))
+        .unwrap()
+        .lines()
+        .position(|line| line.starts_with("prompt = "))
+        .unwrap()
+        + 1;
+    assert!(
+        found[0].contains(&format!("01-lost-reply.toml:{line}:")),
+        "{found:?}"
+    );
+}

@@ -333,4 +333,9 @@ pub(crate) struct QuestionOptionFile {
     pub(crate) correct: bool,
     /// Inline Markdown: why this option is right or wrong.
     pub(crate) explain: String,
+    /// The event of the step's design that refutes (or bears out) this option, in the place
+    /// syntax of a step's `at` (`{ action = "sink.send", nth = 3 }`, `{ fault = 1 }`,
+    /// `{ broke = "one_effect" }`): once chosen, its explanation offers to show that event.
+    #[serde(default)]
+    pub(crate) shows: Option<Spanned<Point>>,
 }

@@ -1,30 +1,51 @@
 //! The answer hidden in plain sight: a lesson whose correct options are mostly the longest lets
 //! a learner pass by length. The checker warns above a share of the lesson's questions.
 
-use super::files::LessonFile;
+use super::files::{LessonFile, TryFile};
 
 /// Above this share of a lesson's questions (in percent) with the correct option the longest,
 /// the checker warns.
 pub const LONGEST_CORRECT_PERCENT: u32 = 40;
 
-/// How often the correct option is the longest (ties count: a learner cannot tell them apart)
-/// among a lesson's questions with one correct option: `(longest, questions)`.
+/// How often the correct option is strictly the longest (a tie gives a learner who picks the
+/// longest no answer) among a lesson's questions with one correct option: its predict and check
+/// questions, and its `try.choose` tasks (a choice with a right answer too, read the same way):
+/// `(longest, questions)`.
 pub(crate) fn longest_correct(file: &LessonFile) -> (u32, u32) {
+    let questions = file.steps.iter().flat_map(|step| {
+        let asked = step.questions.iter().map(|question| {
+            question
+                .options
+                .iter()
+                .map(|option| (option.text.as_str(), option.correct))
+                .collect::<Vec<_>>()
+        });
+        let chosen = step.try_it.iter().filter_map(|task| match task.get_ref() {
+            TryFile::Choose(choose) => Some(
+                choose
+                    .options
+                    .iter()
+                    .map(|option| (option.label.as_str(), option.correct))
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        });
+        asked.chain(chosen)
+    });
     let mut counted = (0, 0);
-    for question in file.steps.iter().flat_map(|step| &step.questions) {
-        let mut correct = question.options.iter().filter(|option| option.correct);
-        let (Some(answer), None) = (correct.next(), correct.next()) else {
+    for options in questions {
+        let mut correct = options.iter().filter(|(_, correct)| *correct);
+        let (Some((answer, _)), None) = (correct.next(), correct.next()) else {
             continue;
         };
         let length = |text: &str| text.chars().count();
-        let longest = question
-            .options
-            .iter()
-            .map(|option| length(&option.text))
-            .max()
-            .unwrap_or(0);
+        let answer = length(answer);
         counted.1 += 1;
-        if length(&answer.text) == longest {
+        let others = options.iter().filter(|(_, correct)| !correct);
+        if others
+            .map(|(text, _)| length(text))
+            .all(|other| other < answer)
+        {
             counted.0 += 1;
         }
     }

@@ -6,9 +6,9 @@ use std::path::Path;
 use lab_engine::Trace;
 
 use super::build::compile_build;
-use super::cursor::resolve;
+use super::cursor::{point_event, resolve};
 use super::error::{at, LessonError};
-use super::files::{LessonFile, StepFile, TryFile};
+use super::files::{LessonFile, Point, StepFile, TryFile};
 use super::task::{compile_task, Here};
 use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 use crate::model::{Design, Question, QuestionOption, Step};
@@ -68,7 +68,7 @@ pub(crate) fn compile_steps(
                     errors.push(at(path, text, offset, message));
                 }
                 previous = here;
-                let questions = compile_questions(path, text, step, errors);
+                let questions = compile_questions(path, text, step, &traces[design], errors);
                 check_addresses(path, text, offset, &step.text, errors);
                 for question in &step.questions {
                     let offset = question.prompt.span().start;
@@ -172,6 +172,7 @@ fn compile_questions(
     path: &Path,
     text: &str,
     step: &StepFile,
+    trace: &Trace,
     errors: &mut Vec<LessonError>,
 ) -> Vec<Question> {
     let mut questions = Vec::new();
@@ -215,9 +216,28 @@ fn compile_questions(
                     text_html: inline_markdown(&option.text),
                     correct: option.correct,
                     explain_html: inline_markdown(&option.explain),
+                    shows: option.shows.as_ref().and_then(|shows| {
+                        shown_event(shows.get_ref(), trace)
+                            .map_err(|message| {
+                                let message = format!(
+                                    "step \"{}\": option \"{}\": shows: {message}",
+                                    step.title, option.text
+                                );
+                                errors.push(at(path, text, shows.span().start, message));
+                            })
+                            .ok()
+                    }),
                 })
                 .collect(),
         });
     }
     questions
+}
+
+/// The event an option's `shows` names in the step's design's run.
+fn shown_event(point: &Point, trace: &Trace) -> Result<u32, String> {
+    if point.before {
+        return Err("names an event; before = true does not apply here".into());
+    }
+    point_event(point, trace).map_err(|message| message.replace("at = {", "shows = {"))
 }
