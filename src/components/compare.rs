@@ -14,6 +14,10 @@ pub struct CompareProps {
     /// The event to compare at (each design clamps it to its own length).
     pub cursor: u32,
     pub operations: Vec<String>,
+    /// While the lesson waits for an answer: the designs after this one keep their runs to
+    /// themselves (what they break would answer it).
+    #[prop_or_default]
+    pub hidden_after: Option<usize>,
 }
 
 #[component]
@@ -26,6 +30,14 @@ pub fn Compare(props: &CompareProps) -> Html {
             .map(|invariant| invariant.statement())
             .collect();
         let badge = kind.as_ref().map(name_of);
+        if props.hidden_after.is_some_and(|current| index > current) {
+            return html! {
+                <div class="compare-column">
+                    <h3>{ format!("Design {}", index + 1) }</h3>
+                    <p class="hint">{ "Its run is shown once you answer this part's question or do its task." }</p>
+                </div>
+            };
+        }
         html! {
             <div class="compare-column">
                 <h3>

@@ -39,7 +39,7 @@ pub fn DesignBar(props: &DesignBarProps) -> Html {
                     >
                         <span class="design-number">{ format!("Design {}", index + 1) }</span>
                         if label.is_empty() {
-                            <span class="design-label hidden-until">{ "named once you predict" }</span>
+                            <span class="design-label hidden-until">{ "named once you answer" }</span>
                         } else {
                             <span class="design-label">{ label.clone() }</span>
                         }

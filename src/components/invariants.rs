@@ -1,8 +1,8 @@
-//! Each invariant, holding or broken so far, with the event that broke it.
+//! Each invariant of the run's workflow, holding or broken so far, with the event that broke it.
 
 use std::rc::Rc;
 
-use lab_engine::Trace;
+use lab_engine::{Trace, WorkflowKind};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,6 +10,8 @@ pub struct InvariantsProps {
     /// The run; the verdicts shown are as they stand at `cursor` (`Trace::verdicts_at`).
     pub trace: Rc<Trace>,
     pub cursor: u32,
+    /// The run's workflow: only the invariants its runs can break are listed.
+    pub workflow: WorkflowKind,
     /// Go to the step of an event of this design (its number, 1-based).
     pub ongoevent: Callback<u32>,
 }
@@ -17,7 +19,10 @@ pub struct InvariantsProps {
 #[component]
 pub fn Invariants(props: &InvariantsProps) -> Html {
     let verdicts = props.trace.verdicts_at(props.cursor);
-    let items = verdicts.iter().map(|verdict| match verdict.broken_at {
+    let own = verdicts
+        .iter()
+        .filter(|verdict| verdict.invariant.workflows().contains(&props.workflow));
+    let items = own.map(|verdict| match verdict.broken_at {
         None => html! {
             <li class="holds"><span class="status-icon" aria-hidden="true">{ "✓ " }</span>
                 { verdict.invariant.statement() }<span class="verdict">{ ": holds" }</span></li>

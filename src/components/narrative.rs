@@ -29,6 +29,14 @@ pub struct NarrativeProps {
     /// The learner answered a predict question of this step.
     #[prop_or_default]
     pub onanswer: Callback<()>,
+    /// The step's task is done (the page tells the lab once, so the outcome ahead may show).
+    #[prop_or_default]
+    pub solved: bool,
+    #[prop_or_default]
+    pub onsolved: Callback<()>,
+    /// Show an event of the step's design (an option's refuting event, 1-based).
+    #[prop_or_default]
+    pub onshow: Callback<u32>,
     /// The previous step's "run until" is done here, where this step begins: says so.
     #[prop_or_default]
     pub reached: Option<AttrValue>,
@@ -36,6 +44,14 @@ pub struct NarrativeProps {
 
 #[component]
 pub fn Narrative(props: &NarrativeProps) -> Html {
+    {
+        let onsolved = props.onsolved.clone();
+        use_effect_with(props.solved, move |&solved| {
+            if solved {
+                onsolved.emit(());
+            }
+        });
+    }
     let Some(step) = &props.step else {
         return html! { <section id="lesson-text" class="narrative" aria-label="Lesson text" hidden={props.hidden}><p>{ "Press Next to begin." }</p></section> };
     };
@@ -50,6 +66,7 @@ pub fn Narrative(props: &NarrativeProps) -> Html {
                 question={question.clone()}
                 skipped={predicts && skipped}
                 onanswer={if predicts { props.onanswer.clone() } else { Callback::noop() }}
+                onshow={props.onshow.clone()}
             />
         }
     });

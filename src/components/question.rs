@@ -13,6 +13,9 @@ pub struct QuestionCardProps {
     /// The learner picked an option.
     #[prop_or_default]
     pub onanswer: Callback<()>,
+    /// Show an event of the step's design (1-based): the one an option's explanation points at.
+    #[prop_or_default]
+    pub onshow: Callback<u32>,
 }
 
 #[component]
@@ -44,9 +47,17 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
     let feedback = chosen.map(|index| {
         let option = &question.options[index];
         let verdict = if option.correct { "Correct." } else { "Not quite." };
+        let show = option.shows.map(|event| {
+            let onshow = props.onshow.clone();
+            let onclick = Callback::from(move |_: MouseEvent| onshow.emit(event));
+            html! {
+                <>{ " " }<button type="button" class="link-button" {onclick}>{ format!("Show event {event}") }</button></>
+            }
+        });
         html! {
             <p class={classes!("feedback", if option.correct { "right" } else { "wrong" })} role="status">
                 <strong>{ verdict }</strong>{ " " }{ Html::from_html_unchecked(AttrValue::from(option.explain_html.clone())) }
+                { show.unwrap_or_default() }
             </p>
         }
     });

@@ -293,7 +293,7 @@ fn narrative(
         .map(|index| (index, lesson.steps[index].clone()));
     let index = narrative.as_ref().map(|(index, _)| *index);
     let prediction = index.and_then(|index| player.predictions().get(&index).copied());
-    let task = narrative
+    let (task, solved) = narrative
         .as_ref()
         .filter(|(_, step)| step.design as usize == design)
         .and_then(|(index, step)| step.try_it.clone().map(|task| (*index, task)))
@@ -322,6 +322,24 @@ fn narrative(
             }
         })
     };
+    let onsolved = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |()| {
+            if let Some(index) = index {
+                dispatcher.dispatch(PlayerAction::Solved(index));
+            }
+        })
+    };
+    // An option's refuting event is in its step's design, as the lesson wrote it.
+    let onshow = {
+        let dispatcher = player.dispatcher();
+        let step_design = narrative.as_ref().map(|(_, step)| step.design as usize);
+        Callback::from(move |event: u32| {
+            if let Some(design) = step_design {
+                dispatcher.dispatch(PlayerAction::ShowEvent { design, event });
+            }
+        })
+    };
     html! {
         <Narrative
             {hidden}
@@ -329,6 +347,9 @@ fn narrative(
             revision={Rc::as_ptr(&player.trace()) as usize}
             {prediction}
             {onanswer}
+            {solved}
+            {onsolved}
+            {onshow}
             {reached}
             step={narrative.as_ref().map(|(_, step)| step.clone())}
             number={narrative.as_ref().map(|(index, _)| *index as u32 + 1).unwrap_or(0)}
@@ -338,7 +359,8 @@ fn narrative(
     }
 }
 
-/// The task of step `index`, with what the lab shows of it.
+/// The task of step `index`, with what the lab shows of it, and whether the learner has done it
+/// (a build says so itself, from saved progress).
 fn task_card(
     lesson: &Lesson,
     player: &UseReducerHandle<PlayerState>,
@@ -346,17 +368,18 @@ fn task_card(
     index: usize,
     task: Task,
     predicted: bool,
-) -> Html {
+) -> (Html, bool) {
     let (design, cursor) = player.located();
     let written = &lesson.designs[design].scenario;
     let shown: &lab_engine::Scenario = player.scenario_of(design);
     let dispatcher = player.dispatcher();
     if let Task::Build(build) = &task {
         let build = Rc::new((**build).clone());
-        return html! {
+        let card = html! {
             <BuildTask lesson={lesson.id.clone()} part={index} {build} player={player.clone()}
                 scenario={Arc::clone(written)} task={task.clone()} />
         };
+        return (card, false);
     }
     if let Task::Hunt(hunt) = &task {
         let extra: Vec<&lab_engine::FaultRule> = shown
@@ -392,11 +415,12 @@ fn task_card(
             })
         };
         let done = found.is_some();
-        return html! {
+        let card = html! {
             <TaskCard task={task.clone()} {done}>
                 <HuntBoard hunt={Rc::new((**hunt).clone())} shown={placed} {found} {onstrike} />
             </TaskCard>
         };
+        return (card, done);
     }
     let done = match &task {
         Task::Flip { switch, on, .. } => switch.get(shown) == *on,
@@ -424,6 +448,8 @@ fn task_card(
             let onchoose = {
                 let changed = changed.clone();
                 Callback::from(move |option: usize| {
+                    // Choosing is answering, right or wrong.
+                    dispatcher.dispatch(PlayerAction::Solved(index));
                     if let Some(Some(scenario)) = changed.get(option) {
                         dispatcher.dispatch(PlayerAction::Apply(scenario.clone()));
                     }
@@ -442,9 +468,14 @@ fn task_card(
         .as_ref()
         .filter(|(step, _)| *step == index)
         .map(|(_, line)| AttrValue::from(line.clone()));
-    html! {
+    let solved = match &task {
+        Task::FindLine { line, .. } => picked.as_deref() == Some(line.as_str()),
+        _ => done,
+    };
+    let card = html! {
         <TaskCard {task} {done} {predicted} shown={options} {broken} {picked} {onact} {onchoose} />
-    }
+    };
+    (card, solved)
 }
 
 #[derive(Properties, PartialEq)]
@@ -481,6 +512,16 @@ fn BuildTask(props: &BuildTaskProps) -> Html {
     let (hints, solved) = saved
         .as_ref()
         .map_or((0, false), |saved| (saved.hints, saved.solved));
+    {
+        // A solved board is a done task: the lab may tell the outcome ahead.
+        let dispatcher = props.player.dispatcher();
+        let part = props.part;
+        use_effect_with(solved, move |&solved| {
+            if solved {
+                dispatcher.dispatch(PlayerAction::Solved(part));
+            }
+        });
+    }
     let save = {
         let app_dispatch = app_dispatch.clone();
         let lesson = props.lesson.clone();

@@ -182,7 +182,7 @@ pub fn Lab(props: &LabProps) -> Html {
             <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
             <div class="lab-pair">
                 <CodePanel trace={Rc::clone(&trace)} {cursor} onpick={props.onpick.clone()} picked={props.picked.clone()} />
-                <Invariants trace={Rc::clone(&trace)} {cursor} {ongoevent} />
+                <Invariants trace={Rc::clone(&trace)} {cursor} workflow={scenario.workflow} {ongoevent} />
             </div>
             <WhatCouldGoWrong scenario={Arc::clone(&scenario)} budget={designs[design].explore.budget()} {onopen} />
             if props.switches {
@@ -205,7 +205,8 @@ pub fn Lab(props: &LabProps) -> Html {
                 <button type="button" onclick={ondownload}>{ "Download this run (JSON)" }</button>
             </div>
             if player.comparing() && several {
-                <Compare designs={compared} {cursor} operations={operations} />
+                <Compare designs={compared} {cursor} operations={operations}
+                    hidden_after={player.outcome_hidden().then_some(design)} />
             }
         </section>
     }

@@ -2,7 +2,7 @@
 //! design of one design, the frame shown, playback and the small dialogs. The reducer is pure
 //! (no IO, no timers, no storage); it runs the engine only when a scenario changes, once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -14,12 +14,14 @@ use yew::Reducible;
 use crate::frames::Frames;
 
 /// One part of a lesson's narrative, as the player needs it: where it starts (a design and the
-/// cursor in its run) and whether it asks the learner to predict what happens next.
+/// cursor in its run), whether it asks the learner to predict what happens next, and whether it
+/// sets a task to do (a hunt, a build, a choice, a switch to flip).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {
     pub design: usize,
     pub at: u32,
     pub predicts: bool,
+    pub task: bool,
 }
 
 impl Part {
@@ -35,6 +37,7 @@ impl Part {
                     .questions
                     .iter()
                     .any(|question| question.kind == QuestionKind::Predict),
+                task: step.try_it.is_some(),
             })
             .collect()
     }
@@ -97,8 +100,16 @@ pub enum PlayerAction {
     Answer(usize),
     /// The learner chose not to predict the part that holds Next back, and moves on.
     SkipPrediction,
+    /// The learner did the task of this part (0-based): found the fault, built the program,
+    /// chose, flipped.
+    Solved(usize),
     /// The board of the build task of the part shown, as the learner arranged it.
     SetBoard(lab_engine::Program),
+    /// Go to an event (1-based) of a design as the lesson wrote it: an option's refuting event.
+    ShowEvent {
+        design: usize,
+        event: u32,
+    },
 }
 
 /// The player's state.
@@ -128,6 +139,10 @@ pub struct PlayerState {
     predictions: BTreeMap<usize, Prediction>,
     /// The part whose prediction holds Next back, after the learner pressed it.
     held: Option<usize>,
+    /// The parts whose task the learner did.
+    solved: BTreeSet<usize>,
+    /// The parts the learner moved on from while their question or task was still open.
+    passed: BTreeSet<usize>,
     /// A build task's board, and the part (0-based) it belongs to.
     board: Option<(usize, lab_engine::Program)>,
 }
@@ -166,6 +181,8 @@ impl PlayerState {
             parts: Rc::new(Vec::new()),
             predictions: BTreeMap::new(),
             held: None,
+            solved: BTreeSet::new(),
+            passed: BTreeSet::new(),
             board: None,
         };
         match state.error {
@@ -335,17 +352,31 @@ impl PlayerState {
         self.from_link
     }
 
-    /// Whether the part shown waits for a prediction: until it is answered or skipped, nothing
-    /// on the page states the outcome (a design's label and kind, where an invariant breaks).
+    /// The part shown, if its question or task is still open: a prediction neither answered nor
+    /// skipped, or a task not done, that the learner has not moved on from, at a place with
+    /// something still to come in its run.
+    fn open(&self) -> Option<usize> {
+        let part = self.part()?;
+        let shown = &self.parts[part];
+        let asks = (shown.predicts && !self.predictions.contains_key(&part))
+            || (shown.task && !self.solved.contains(&part));
+        let ahead = shown.at < self.frames.events_of(shown.design);
+        (asks && ahead && !self.passed.contains(&part)).then_some(part)
+    }
+
+    /// Whether the part shown still asks its question or sets its task: until the learner
+    /// answers (or does the task, or moves on), nothing on the page states the outcome ahead (a
+    /// design's label and kind, the faults and breaks still to come, another design's run).
     pub fn outcome_hidden(&self) -> bool {
-        self.waiting().is_some()
+        self.open().is_some()
     }
 
     /// Frames worth a marker on the scrubber: every fault, where each design first breaks, and
-    /// where each design after the first starts; while a prediction waits, no break and no
-    /// design's label.
+    /// where each design after the first starts; while the outcome is hidden, no fault and no
+    /// break ahead of the frame shown, and no design's label.
     pub fn markers(&self) -> Vec<(u32, String)> {
         let hidden = self.outcome_hidden();
+        let told = |frame: u32| !hidden || frame <= self.frame;
         let several = self.designs.len() > 1;
         let mut markers = Vec::new();
         for (index, trace) in self.traces().iter().enumerate() {
@@ -354,19 +385,17 @@ impl PlayerState {
                 false => String::new(),
             };
             for event in trace.events.iter() {
-                if let Some(fault) = event.fault {
+                let frame = self.frames.frame(index, event.index);
+                if let Some(fault) = event.fault.filter(|_| told(frame)) {
                     let fault = fault.name().replace('_', " ");
-                    markers.push((
-                        self.frames.frame(index, event.index),
-                        format!("{fault}{design}"),
-                    ));
+                    markers.push((frame, format!("{fault}{design}")));
                 }
             }
-            if let Some(broken) = trace.first_broken().filter(|_| !hidden) {
-                markers.push((
-                    self.frames.frame(index, broken),
-                    format!("invariant broken{design}"),
-                ));
+            let broken = trace
+                .first_broken()
+                .map(|broken| self.frames.frame(index, broken));
+            if let Some(frame) = broken.filter(|&frame| told(frame)) {
+                markers.push((frame, format!("invariant broken{design}")));
             }
             if index > 0 {
                 let name = match hidden {
@@ -381,9 +410,15 @@ impl PlayerState {
         markers
     }
 
+    /// Goes to a frame; moving on from a part whose question or task is open leaves it behind
+    /// (its outcome is no longer hidden when the learner comes back).
     fn seek(mut self, frame: u32) -> PlayerState {
+        let open = self.open();
         self.frame = frame.min(self.frames.last());
         self.held = None;
+        if let Some(open) = open.filter(|&open| self.part().is_some_and(|now| now > open)) {
+            self.passed.insert(open);
+        }
         self
     }
 
@@ -572,6 +607,20 @@ impl Reducible for PlayerState {
                 }
                 state
             }
+            PlayerAction::ShowEvent { design, event } => {
+                let at = move |frames: &Frames| frames.frame(design, event);
+                match state.custom() {
+                    Some((changed, _)) if changed == design => state.show(None, at),
+                    _ => {
+                        let frame = at(&state.frames);
+                        state.seek(frame)
+                    }
+                }
+            }
+            PlayerAction::Solved(part) => {
+                state.solved.insert(part);
+                state
+            }
             PlayerAction::SkipPrediction => match state.held.take() {
                 Some(part) => {
                     state.predictions.entry(part).or_insert(Prediction::Skipped);
@@ -687,6 +736,64 @@ mod tests {
         assert_eq!(reduce(&answered, PlayerAction::Next).frame(), 1);
         // The scrubber and the markers are not held.
         assert_eq!(reduce(&state, PlayerAction::Seek(3)).frame(), 3);
+    }
+
+    #[test]
+    fn an_open_hunt_hides_the_faults_and_breaks_ahead_until_it_is_found_or_left() {
+        // Lesson 04b's hunt for the stuck claim: a later design crashes where the hunt's answer
+        // lies, and its marker and kind would say so.
+        let lesson = lesson("claim-lease");
+        let hunt = lesson
+            .steps
+            .iter()
+            .position(|step| matches!(step.try_it, Some(lab_course::Task::Hunt(_))))
+            .expect("the lesson has a hunt");
+        let state = lesson_player("claim-lease");
+        let step = &lesson.steps[hunt];
+        let at = reduce(
+            &state,
+            PlayerAction::Seek(state.frames().frame(step.design as usize, step.at)),
+        );
+        assert_eq!(at.part(), Some(hunt));
+        assert!(at.outcome_hidden());
+        let ahead = |state: &PlayerState| {
+            state
+                .markers()
+                .into_iter()
+                .filter(|(frame, label)| {
+                    *frame > state.frame()
+                        && (label.contains("crash") || label.contains("invariant broken"))
+                })
+                .count()
+        };
+        assert_eq!(ahead(&at), 0, "{:?}", at.markers());
+        let found = reduce(&at, PlayerAction::Solved(hunt));
+        assert!(!found.outcome_hidden());
+        assert!(ahead(&found) > 0, "{:?}", found.markers());
+        // Moving on and coming back: the outcome is no longer hidden there.
+        let later = reduce(&at, PlayerAction::Seek(state.frames().last()));
+        let back = reduce(
+            &later,
+            PlayerAction::Seek(state.frames().frame(step.design as usize, step.at)),
+        );
+        assert_eq!(back.part(), Some(hunt));
+        assert!(!back.outcome_hidden());
+    }
+
+    #[test]
+    fn a_prediction_hides_only_what_lies_ahead() {
+        let state = lesson_player("lost-reply");
+        assert!(state.outcome_hidden(), "part 1 asks a prediction");
+        let answered = reduce(&state, PlayerAction::Answer(0));
+        assert!(!answered.outcome_hidden());
+        let every = answered.markers();
+        let before = state.markers();
+        assert!(before.len() < every.len());
+        // What is hidden lies ahead of the frame shown; what is shown is told the same.
+        for marker in every.iter().filter(|(_, label)| !label.ends_with("starts")) {
+            let kept = before.contains(marker);
+            assert_eq!(kept, marker.0 <= state.frame(), "{marker:?}");
+        }
     }
 
     #[test]

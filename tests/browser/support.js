@@ -437,12 +437,21 @@ export function traceStates(trace) {
 }
 
 /**
+ * The verdicts the Invariants panel lists for a run: those of its workflow, every invariant but
+ * eventually_answered, which only the charge workflow (the one that answers "in progress") can
+ * break (engine/src/invariant.rs, Invariant::workflows).
+ */
+export const listed = (trace) =>
+  trace.verdicts.filter((verdict) => verdict.invariant !== 'eventually_answered' || trace.workflow === 'charge');
+
+/**
  * Every frame of the lesson: the designs play one after another, each contributing
  * events.length + 1 frames (cursor 0 is the initial state). The URL step is frame + 1.
  */
 export function lessonFrames(traces, op) {
   const frames = [];
   traces.forEach((trace, design) => {
+    const verdicts = listed(trace);
     const states = traceStates(trace);
     for (let cursor = 0; cursor <= trace.events.length; cursor += 1) {
       const state = states[cursor];
@@ -455,8 +464,8 @@ export function lessonFrames(traces, op) {
         event: cursor === 0 ? null : trace.events[cursor - 1],
         cells: expectedCells(state, op),
         previous: previous && expectedCells(previous, op),
-        broken: trace.verdicts.map((verdict) => verdict.broken_at !== null && verdict.broken_at <= cursor),
-        verdicts: trace.verdicts,
+        broken: verdicts.map((verdict) => verdict.broken_at !== null && verdict.broken_at <= cursor),
+        verdicts,
       });
     }
   });
