@@ -125,7 +125,8 @@ describe('interaction', () => {
       for (let index = 0; index < count; index += 1) {
         const group = groups.nth(index);
         const name = await group.getAttribute('aria-label');
-        const options = group.getByRole('button');
+        // The options, not the "Show event N" button a chosen option's explanation may end with.
+        const options = group.getByRole('listitem').getByRole('button');
         const verdicts = [];
         for (let option = 0; option < (await options.count()); option += 1) {
           await options.nth(option).click();
