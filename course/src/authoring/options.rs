@@ -65,6 +65,66 @@ pub(crate) fn longest_warning((longest, questions): (u32, u32)) -> Option<String
 mod tests {
     use super::*;
 
+    /// A lesson file of one step with these questions: each a list of option texts and the
+    /// index of the correct one; and a `try.choose` of these labels, the first correct.
+    fn lesson(questions: &[(&[&str], usize)], choose: &[&str]) -> LessonFile {
+        let mut text = String::from(
+            "id = \"l\"\ntitle = \"t\"\nsummary = \"s\"\nminutes = 1\nscenario = {}\ndesigns = []\n[[steps]]\ntitle = \"t\"\nat = \"start\"\ntext = \"t\"\n",
+        );
+        if !choose.is_empty() {
+            let options: Vec<String> = choose
+                .iter()
+                .enumerate()
+                .map(|(index, label)| {
+                    format!("{{ label = \"{label}\", key = \"source_id\", correct = {}, explain = \"e\" }}", index == 0)
+                })
+                .collect();
+            text += &format!(
+                "try = {{ choose = \"q\", options = [{}] }}\n",
+                options.join(", ")
+            );
+        }
+        for (options, correct) in questions {
+            let options: Vec<String> = options
+                .iter()
+                .enumerate()
+                .map(|(index, option)| {
+                    format!(
+                        "{{ text = \"{option}\", correct = {}, explain = \"e\" }}",
+                        index == *correct
+                    )
+                })
+                .collect();
+            text += &format!(
+                "[[steps.questions]]\nkind = \"predict\"\nprompt = \"q\"\noptions = [{}]\n",
+                options.join(", ")
+            );
+        }
+        toml::from_str(&text).expect("a lesson file")
+    }
+
+    #[test]
+    fn only_a_strictly_longest_correct_option_counts_and_a_choose_task_is_a_question() {
+        // Longest, shortest, tied with a wrong option.
+        let file = lesson(
+            &[
+                (&["a long answer", "no"], 0),
+                (&["yes", "a long distractor"], 0),
+                (&["same", "size"], 1),
+            ],
+            &[],
+        );
+        assert_eq!(longest_correct(&file), (1, 3));
+        // A choose task whose correct label is the longest counts too.
+        let chosen = lesson(
+            &[(&["yes", "a long distractor"], 0)],
+            &["the source's own id", "a hash"],
+        );
+        assert_eq!(longest_correct(&chosen), (1, 2));
+        assert!(longest_warning(longest_correct(&chosen)).is_some());
+        assert_eq!(longest_warning(longest_correct(&file)), None);
+    }
+
     #[test]
     fn more_than_forty_percent_warns() {
         assert_eq!(longest_warning((0, 2)), None);
