@@ -24,7 +24,7 @@ use crate::components::fields::SelectField;
 use crate::components::scenario_form::ScenarioForm;
 use crate::components::scenario_text::ScenarioText;
 use crate::components::share::Share;
-use crate::course::course;
+use crate::course::OUTLINE;
 use crate::player::{
     absolute, use_address, use_player, Address, Answered, Design, Lab, Setup, Written,
 };
@@ -47,10 +47,9 @@ const BLANK: &str = "blank";
 
 /// Every design of every lesson, as (value, what the option says), after the blank one.
 fn start_options() -> Vec<(String, String)> {
-    let course = course();
     let mut options = vec![(BLANK.to_string(), "A blank scenario".to_string())];
-    for lesson in &course.lessons {
-        for design in &lesson.designs {
+    for lesson in OUTLINE.lessons {
+        for design in lesson.designs {
             let kind = match design.kind {
                 Some(lab_course::DesignKind::Safe) => "safe",
                 Some(lab_course::DesignKind::Unsafe) => "unsafe",
@@ -65,16 +64,29 @@ fn start_options() -> Vec<(String, String)> {
     options
 }
 
-/// The scenario a start-from choice names.
-fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
+/// Calls `done` with the scenario a start-from choice names (a lesson's design, once the
+/// lesson's file is read), or with why it cannot be had.
+fn start_scenario(
+    choice: &str,
+    workflow: WorkflowKind,
+    done: impl FnOnce(Result<Scenario, String>) + 'static,
+) {
     if choice == BLANK {
-        return Some(blank(workflow));
+        return done(Ok(blank(workflow)));
     }
-    let (lesson, design) = choice.split_once('/')?;
-    let course = course();
-    Some(Scenario::clone(
-        &course.lesson(lesson)?.design(design)?.scenario,
-    ))
+    let Some((lesson, design)) = choice.split_once('/') else {
+        return done(Err(format!("there is no design \"{choice}\"")));
+    };
+    let design = design.to_string();
+    crate::course::load(lesson, move |result| {
+        done(match result {
+            Ok(lesson) => lesson
+                .design(&design)
+                .map(|design| Scenario::clone(&design.scenario))
+                .ok_or_else(|| format!("the lesson has no design \"{design}\"")),
+            Err(why) => Err(format!("the lesson could not be loaded: {why}")),
+        })
+    });
 }
 
 /// The scenario and the 1-based step an address's state names.
@@ -468,16 +480,30 @@ pub fn SandboxPage() -> Html {
         let start = start.clone();
         Callback::from(move |choice: String| start.set(choice))
     };
+    // Why the design asked for could not be started from (its lesson's file did not come).
+    let start_problem = use_state(|| None::<String>);
     let onstart = {
         let dispatcher = state.dispatcher();
         let choice = (*start).clone();
         let workflow = state.scenario.workflow;
         let frame = Rc::clone(&frame);
+        let start_problem = start_problem.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Some(scenario) = start_scenario(&choice, workflow) {
-                frame.set(0);
-                dispatcher.dispatch(SandboxAction::Edit(scenario));
+            let dispatcher = dispatcher.clone();
+            let frame = Rc::clone(&frame);
+            let start_problem = start_problem.clone();
+            start_scenario(&choice, workflow, move |result| {
+                match result {
+                Ok(scenario) => {
+                    start_problem.set(None);
+                    frame.set(0);
+                    dispatcher.dispatch(SandboxAction::Edit(scenario));
+                }
+                Err(why) => start_problem.set(Some(format!(
+                    "This design could not be started from: {why}. Try again when the connection is back."
+                ))),
             }
+            });
         })
     };
     html! {
@@ -503,6 +529,9 @@ pub fn SandboxPage() -> Html {
                 <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
                 <button type="button" onclick={onstart}>{ "Start from this design" }</button>
             </div>
+            if let Some(problem) = (*start_problem).clone() {
+                <p class="notice" role="alert">{ problem }</p>
+            }
             <div class="sandbox-editor">
                 <section class="scenario-editor" aria-labelledby="scenario-forms-title">
                     <h2 id="scenario-forms-title" class="panel-title">{ "Scenario" }</h2>
