@@ -480,32 +480,47 @@ pub fn SandboxPage() -> Html {
         let start = start.clone();
         Callback::from(move |choice: String| start.set(choice))
     };
-    // Why the design asked for could not be started from (its lesson's file did not come).
-    let start_problem = use_state(|| None::<String>);
+    // What the last start did, in words, and the revision of the scenario it made (a lesson's
+    // design comes once its lesson's file is read): said until the scenario changes again.
+    let started = use_state(|| None::<(Result<String, String>, u32)>);
     let onstart = {
         let dispatcher = state.dispatcher();
         let choice = (*start).clone();
         let workflow = state.scenario.workflow;
+        let revision = state.scenario_revision;
         let frame = Rc::clone(&frame);
-        let start_problem = start_problem.clone();
+        let started = started.clone();
         Callback::from(move |_: MouseEvent| {
             let dispatcher = dispatcher.clone();
             let frame = Rc::clone(&frame);
-            let start_problem = start_problem.clone();
-            start_scenario(&choice, workflow, move |result| {
-                match result {
+            let started = started.clone();
+            let what = start_options()
+                .into_iter()
+                .find(|(value, _)| *value == choice)
+                .map_or_else(|| choice.clone(), |(_, label)| label);
+            start_scenario(&choice, workflow, move |result| match result {
                 Ok(scenario) => {
-                    start_problem.set(None);
                     frame.set(0);
                     dispatcher.dispatch(SandboxAction::Edit(scenario));
+                    started.set(Some((
+                        Ok(format!("Started from: {what}.")),
+                        revision.wrapping_add(1),
+                    )));
                 }
-                Err(why) => start_problem.set(Some(format!(
-                    "This design could not be started from: {why}. Try again when the connection is back."
+                Err(why) => started.set(Some((
+                    Err(format!("This design could not be started from: {why}.")),
+                    revision,
                 ))),
-            }
             });
         })
     };
+    let start_said = (*started)
+        .clone()
+        .filter(|(_, revision)| *revision == state.scenario_revision)
+        .map(|(said, _)| match said {
+            Ok(said) => html! { <p class="notice" role="status">{ said }</p> },
+            Err(problem) => html! { <p class="notice" role="alert">{ problem }</p> },
+        });
     html! {
         <main id="main" tabindex="-1" class="page sandbox">
             <nav class="breadcrumb" aria-label="Breadcrumb">
@@ -529,9 +544,7 @@ pub fn SandboxPage() -> Html {
                 <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
                 <button type="button" onclick={onstart}>{ "Start from this design" }</button>
             </div>
-            if let Some(problem) = (*start_problem).clone() {
-                <p class="notice" role="alert">{ problem }</p>
-            }
+            { start_said.unwrap_or_default() }
             <div class="sandbox-editor">
                 <section class="scenario-editor" aria-labelledby="scenario-forms-title">
                     <h2 id="scenario-forms-title" class="panel-title">{ "Scenario" }</h2>
