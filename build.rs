@@ -1,7 +1,7 @@
-//! Reads, checks and compiles `lessons/` at build time into `$OUT_DIR/course.rs`, which the app
-//! embeds (src/course.rs): the course without its lessons, and each lesson as its own JSON, so a
-//! page that needs one lesson reads only that one. A malformed lesson fails the build with file:line:column and the reason, so no TOML or
-//! Markdown parser ships in the WebAssembly.
+//! Reads, checks and compiles `lessons/` at build time: the course's outline, which the app
+//! embeds (src/course.rs), and each lesson as its own file, which the app fetches when a page
+//! needs it (see `write_course`). A malformed lesson fails the build with file:line:column and
+//! the reason, so no TOML or Markdown parser ships in the WebAssembly.
 
 use std::path::PathBuf;
 
@@ -47,22 +47,76 @@ fn main() {
     }
 }
 
-/// `$OUT_DIR/course.rs`: `COURSE_JSON`, the course with no lessons, and `LESSONS_JSON`, each
-/// lesson's id and JSON in the course's order.
-fn write_course(mut course: lab_course::Course) {
-    let lessons = std::mem::take(&mut course.lessons);
-    let json = |text: serde_json::Result<String>| text.expect("the course serializes");
-    let mut code = format!(
-        "const COURSE_JSON: &str = {:?};\n",
-        json(serde_json::to_string(&course))
-    );
-    code.push_str("const LESSONS_JSON: &[(&str, &str)] = &[\n");
-    for lesson in &lessons {
-        let text = json(serde_json::to_string(lesson));
-        code.push_str(&format!("    ({:?}, {:?}),\n", lesson.id, text));
+/// `$OUT_DIR/course.rs`: `OUTLINE`, what the course map and the navigation need of every lesson
+/// (its id, title, summary, minutes, designs and first build task, and the name of its file), as Rust
+/// data the app reads without parsing anything; and `$OUT_DIR/lessons/`, each lesson as its own
+/// JSON file named with a hash of its content (`lesson-ID-HASH.json`), which Trunk's post-build
+/// hook (scripts/lesson-files.mjs) copies to `dist/lessons/` and the app fetches when a page needs
+/// that lesson. A changed lesson is a new name, so no cache ever serves an old one.
+fn write_course(course: lab_course::Course) {
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let folder = out.join("lessons");
+    // Only this build's files: the hook copies the whole folder.
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).expect("OUT_DIR is writable");
+    let mut lessons = String::new();
+    let mut files = String::new();
+    for lesson in &course.lessons {
+        let json = serde_json::to_string(lesson).expect("a lesson serializes");
+        let file = format!("lesson-{}-{:016x}.json", lesson.id, fnv1a(json.as_bytes()));
+        std::fs::write(folder.join(&file), &json).expect("OUT_DIR is writable");
+        files.push_str(&format!(
+            "    include_str!(concat!(env!(\"OUT_DIR\"), \"/lessons/{file}\")),\n"
+        ));
+        let designs: String = lesson
+            .designs
+            .iter()
+            .map(|design| {
+                let kind = match design.kind {
+                    Some(lab_course::DesignKind::Safe) => "Some(DesignKind::Safe)",
+                    Some(lab_course::DesignKind::Unsafe) => "Some(DesignKind::Unsafe)",
+                    None => "None",
+                };
+                format!(
+                    "DesignEntry {{ id: {:?}, label: {:?}, kind: {kind} }}, ",
+                    design.id, design.label
+                )
+            })
+            .collect();
+        // The design of the lesson's first build task, the challenge builder's first draft.
+        let build = lesson
+            .steps
+            .iter()
+            .find(|step| matches!(step.try_it, Some(lab_course::Task::Build(_))))
+            .map(|step| step.design);
+        lessons.push_str(&format!(
+            "    LessonEntry {{ id: {:?}, title: {:?}, summary: {:?}, minutes: {}, designs: &[{designs}], build: {build:?}, file: {file:?} }},\n",
+            lesson.id, lesson.title, lesson.summary, lesson.minutes
+        ));
     }
-    code.push_str("];\n");
-    let out =
-        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("course.rs");
-    std::fs::write(&out, code).expect("OUT_DIR is writable");
+    let sections: String = course
+        .sections
+        .iter()
+        .map(|section| {
+            format!(
+                "    SectionEntry {{ title: {:?}, lessons: &{:?} }},\n",
+                section.title, section.lessons
+            )
+        })
+        .collect();
+    let code = format!(
+        "pub static OUTLINE: Outline = Outline {{\n  sections: &[\n{sections}  ],\n  lessons: &[\n{lessons}  ],\n}};\n\n\
+         /// Every lesson's file, for the native tests (never in the WebAssembly).\n\
+         #[cfg(test)]\nconst LESSON_FILES: &[&str] = &[\n{files}];\n\
+         #[cfg(test)]\nconst COURSE_TITLE: &str = {:?};\n",
+        course.title
+    );
+    std::fs::write(out.join("course.rs"), code).expect("OUT_DIR is writable");
+}
+
+/// The 64-bit FNV-1a hash of some bytes: a lesson file's name changes with its content.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

@@ -109,6 +109,20 @@ export const PRERENDER = '<!-- prerender: the course map -->';
 /** The folder of dist/ that holds each lesson's prerendered first step, LESSON_PRERENDERS/lesson-ID.html. */
 export const LESSON_PRERENDERS = 'prerender';
 
+/** The folder of dist/ that holds each lesson's file, LESSON_FILES/lesson-ID-HASH.json (build.rs
+ * writes them, scripts/lesson-files.mjs copies them here); the app fetches one when a page needs it. */
+export const LESSON_FILES = 'lessons';
+
+/** Each lesson's file in `dist`, by lesson id: { ID: 'lesson-ID-HASH.json' }. */
+export function lessonFiles(dist) {
+  const folder = path.join(dist, LESSON_FILES);
+  if (!fs.existsSync(folder)) return {};
+  return Object.fromEntries(fs.readdirSync(folder)
+    .map((name) => /^lesson-([a-z0-9-]+)-[0-9a-f]{16}\.json$/.exec(name))
+    .filter(Boolean)
+    .map(([name, id]) => [id, name]));
+}
+
 /**
  * The status line a prerendered lesson shows until the app is there (its buttons are disabled
  * until then). Fixed to the bottom of the screen, so it takes no room: the app's page, which has
@@ -238,11 +252,22 @@ const PRELOAD = /<link rel="(?:modulepreload|preload)"[^>]*>/gi;
  * follows a link before the app is there, the prerendered page hides (the loading line
  * shows) until the app shows the new one.
  */
-export function prerenderOrPreload(lessons) {
+export function prerenderOrPreload(lessons, files = {}) {
   return `(function () {
   var root = document.documentElement;
   var held = false;
   try {
+    // At a lesson's address, its file (${LESSON_FILES}/, which the app fetches) beside everything else.
+    var files = ${JSON.stringify(files)};
+    var asked = /^#\\/(?:embed\\/)?lesson\\/([a-z0-9-]+)/.exec(location.hash);
+    if (asked && Object.prototype.hasOwnProperty.call(files, asked[1])) {
+      var link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';
+      link.href = '${LESSON_FILES}/' + files[asked[1]];
+      document.head.appendChild(link);
+    }
     var path = new URL(document.baseURI).pathname;
     var prefix = path.slice(0, path.lastIndexOf('/') + 1);
     if (prefix === '/') prefix = '';
@@ -408,7 +433,7 @@ async function main() {
     built = withWasmAfterMap(built.replace(PRERENDER, () => map));
     fs.mkdirSync(path.join(dist, LESSON_PRERENDERS), { recursive: true });
     for (const [id, markup] of lessons) fs.writeFileSync(path.join(dist, LESSON_PRERENDERS, `lesson-${id}.html`), markup);
-    script = prerenderOrPreload(lessons.map(([id]) => id));
+    script = prerenderOrPreload(lessons.map(([id]) => id), lessonFiles(dist));
     const sizes = lessons.map(([, markup]) => markup.length);
     console.log(`postbuild: ${where}: the course map prerendered (${map.length} bytes), and the first step of ${lessons.length} lessons (${Math.min(...sizes)} to ${Math.max(...sizes)} bytes each, in ${LESSON_PRERENDERS}/)`);
   }

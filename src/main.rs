@@ -5,7 +5,8 @@
 //! The layers, from the bottom up; a file imports only from the layers below it (and from its
 //! own layer without a cycle), and `scripts/structure.mjs` fails on any import cycle:
 //!
-//! 1. Leaves, with no UI: `route` (every address), `course` (the embedded course), `format`
+//! 1. Leaves, with no UI: `route` (every address), `course` (the course's outline, and each
+//!    lesson's file fetched when asked for), `format`
 //!    (counts), `download`, `frames`, `panic`, `svg_export`, `board` (a build task's board as
 //!    data), `worker_module` and `search` (a search in the second module). The clock is
 //!    `lab_worker::clock`, the one both modules read.
@@ -39,10 +40,38 @@ mod worker_module;
 
 use wasm_bindgen::JsCast;
 
+/// How long the app waits for a lesson's file before it starts, at a lesson's address.
+const LESSON_WAIT_MILLISECONDS: u32 = 3_000;
+
 fn main() {
     panic::install();
     route_hash_only();
-    start();
+    // At a lesson's address, the lesson's file first (the page's inline script asked for it
+    // beside the WebAssembly), so the lesson shows at once where its prerendered first step
+    // was; but never waiting long: after LESSON_WAIT_MILLISECONDS the app starts, and the lesson
+    // says it is loading, or why it could not be.
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    let Some(id) = lesson_at(&hash) else {
+        return start();
+    };
+    let started = std::rc::Rc::new(std::cell::Cell::new(false));
+    let once = move || {
+        if !started.replace(true) {
+            start();
+        }
+    };
+    let waited = once.clone();
+    gloo::timers::callback::Timeout::new(LESSON_WAIT_MILLISECONDS, waited).forget();
+    course::load(id, move |_| once());
+}
+
+/// The lesson a location's hash opens (`#/lesson/ID…`, `#/embed/lesson/ID…`), if any.
+fn lesson_at(hash: &str) -> Option<&str> {
+    let rest = hash
+        .strip_prefix("#/lesson/")
+        .or_else(|| hash.strip_prefix("#/embed/lesson/"))?;
+    let id = rest.split('/').next().unwrap_or(rest);
+    course::OUTLINE.lesson(id).map(|lesson| lesson.id)
 }
 
 /// The app, in place of the loading line and of the markup prerendered for this address

@@ -23,3 +23,4 @@ pub mod share;
 pub mod stepper;
 pub mod switches;
 pub mod task;
+pub mod waiting;

@@ -154,15 +154,48 @@ fn measure_batch(records: u32) -> Result<Batch, String> {
     })
 }
 
-/// The scenario of the lesson design the explorer measures.
-fn explored_scenario() -> Option<Scenario> {
-    let course = crate::course::course();
-    let lesson = course.lesson(EXPLORED.0)?;
-    let design = lesson
-        .designs
-        .iter()
-        .find(|design| design.id == EXPLORED.1)?;
-    Some(lab_engine::Scenario::clone(&design.scenario))
+/// Calls `done` with the scenario of the lesson design the explorer measures, once its lesson's
+/// file is read, or with why it cannot be had.
+fn explored_scenario(done: impl FnOnce(Result<Scenario, String>) + 'static) {
+    crate::course::load(EXPLORED.0, |result| {
+        done(match result {
+            Ok(lesson) => lesson
+                .design(EXPLORED.1)
+                .map(|design| Scenario::clone(&design.scenario))
+                .ok_or_else(|| format!("the course has no lesson {} / {}", EXPLORED.0, EXPLORED.1)),
+            Err(why) => Err(format!(
+                "the lesson {} could not be loaded: {why}",
+                EXPLORED.0
+            )),
+        })
+    });
+}
+
+/// Starts one budget's search (`FAULT_BUDGETS[index]`) of `scenario` in the second module.
+fn explore(
+    dispatcher: &UseReducerDispatcher<Measurement>,
+    module: &Rc<std::cell::RefCell<Option<Module>>>,
+    scenario: &Scenario,
+    index: usize,
+) {
+    let budget = Budget {
+        faults_max: FAULT_BUDGETS[index],
+        preemptions_max: 2,
+        ..Budget::default()
+    };
+    let onheard = {
+        let dispatcher = dispatcher.clone();
+        Callback::from(move |heard| dispatcher.dispatch(RunAction::Heard(heard)))
+    };
+    let mut slot = module.borrow_mut();
+    let (module, readiness) = module_for(&mut slot, onheard);
+    module.send(&Request::Explore {
+        scenario: WholeScenario::of(scenario),
+        budget: (&budget).into(),
+    });
+    if let Readiness::Failed(words) = readiness {
+        dispatcher.dispatch(RunAction::Heard(Heard::Failed(words)));
+    }
 }
 
 #[component]
@@ -191,28 +224,10 @@ pub fn EnginePage() -> Html {
             matches!(run.status, Status::Exploring { .. }).then_some(run.explored.len());
         use_effect_with(exploring, move |exploring| {
             let Some(index) = *exploring else { return };
-            let Some(scenario) = explored_scenario() else {
-                let words = "the course has no lesson review / safe".to_string();
-                return dispatcher.dispatch(RunAction::Heard(Heard::Failed(words)));
-            };
-            let budget = Budget {
-                faults_max: FAULT_BUDGETS[index],
-                preemptions_max: 2,
-                ..Budget::default()
-            };
-            let onheard = {
-                let dispatcher = dispatcher.clone();
-                Callback::from(move |heard| dispatcher.dispatch(RunAction::Heard(heard)))
-            };
-            let mut slot = module.borrow_mut();
-            let (module, readiness) = module_for(&mut slot, onheard);
-            module.send(&Request::Explore {
-                scenario: WholeScenario::of(&scenario),
-                budget: (&budget).into(),
+            explored_scenario(move |scenario| match scenario {
+                Ok(scenario) => explore(&dispatcher, &module, &scenario, index),
+                Err(words) => dispatcher.dispatch(RunAction::Heard(Heard::Failed(words))),
             });
-            if let Readiness::Failed(words) = readiness {
-                dispatcher.dispatch(RunAction::Heard(Heard::Failed(words)));
-            }
         });
     }
     let onrun = {

@@ -4,7 +4,7 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::progress_io::ProgressIo;
-use crate::course::course;
+use crate::course::OUTLINE;
 use crate::route::Route;
 use crate::store::{use_app, LessonProgress, Predictions};
 
@@ -76,7 +76,7 @@ pub struct HomeProps {
 
 #[component]
 pub fn Home(props: &HomeProps) -> Html {
-    let course = course();
+    let course = &OUTLINE;
     let app = use_app();
     let progress = app.progress.clone();
     let total_minutes: u32 = course.lessons.iter().map(|lesson| lesson.minutes).sum();
@@ -88,21 +88,21 @@ pub fn Home(props: &HomeProps) -> Html {
             html! {
                 <li class="lesson-card">
                     <h3>
-                        <Link<Route> to={Route::Lesson { id: lesson.id.clone() }}>
+                        <Link<Route> to={Route::Lesson { id: lesson.id.to_string() }}>
                             <span class="lesson-number">{ format!("{number}. ") }</span>
-                            { lesson.title.clone() }
+                            { lesson.title }
                         </Link<Route>>
                     </h3>
-                    <p>{ lesson.summary.clone() }</p>
+                    <p>{ lesson.summary }</p>
                     <p class="meta">{ format!("{} min · {} designs compared", lesson.minutes, lesson.designs.len()) }</p>
-                    { lesson_progress(progress.lessons.get(&lesson.id)) }
-                    { predictions(progress.predictions.get(&lesson.id)) }
+                    { lesson_progress(progress.lessons.get(lesson.id)) }
+                    { predictions(progress.predictions.get(lesson.id)) }
                 </li>
             }
         });
         html! {
             <section class="course-section" aria-labelledby={heading.clone()}>
-                <h2 id={heading}>{ section.title.clone() }</h2>
+                <h2 id={heading}>{ section.title }</h2>
                 <ol class="lesson-list">{ for items }</ol>
             </section>
         }

@@ -15,6 +15,8 @@ use crate::components::hunt::HuntBoard;
 use crate::components::narrative::Narrative;
 use crate::components::share::Share;
 use crate::components::task::TaskCard;
+use crate::components::waiting::Waiting;
+use crate::course::{use_lesson, LessonEntry, Loaded, OUTLINE};
 use crate::frames::{narrative_at, Frames};
 use crate::pages::not_found::NotFound;
 use crate::player::{
@@ -134,21 +136,52 @@ fn route_of(lesson: &Lesson, setup: &Setup, embedded: bool) -> Route {
 
 #[component]
 pub fn LessonPage(props: &LessonPageProps) -> Html {
-    let Some(lesson) = crate::course::lesson(&props.id) else {
+    let (loaded, retry) = use_lesson(&props.id);
+    let Some(entry) = OUTLINE.lesson(&props.id) else {
         let message = format!(
             "There is no lesson called \"{}\". It may have been renamed.",
             props.id
         );
         return html! { <NotFound message={message} /> };
     };
+    match loaded {
+        Loaded::Ready(lesson) => html! {
+            <LessonView
+                key={props.id.clone()}
+                lesson={lesson}
+                step={props.step.clone()}
+                changes={props.changes.clone()}
+                embedded={props.embedded}
+            />
+        },
+        loaded => waiting(
+            entry,
+            props.embedded,
+            html! {
+                <Waiting {loaded} {retry} loading="Loading the lesson…" failed="The lesson could not be loaded" />
+            },
+        ),
+    }
+}
+
+/// A lesson's page while its file is on its way, or after it failed to come: its title, and
+/// `body` (the loading line, or the alert and what to do).
+fn waiting(entry: &LessonEntry, embedded: bool, body: Html) -> Html {
+    let breadcrumb = (!embedded).then(|| {
+        html! {
+            <nav class="breadcrumb" aria-label="Breadcrumb">
+                <Link<Route> to={Route::Home}>{ "Course" }</Link<Route>>
+                <span aria-hidden="true">{ " / " }</span>
+                <span aria-current="page">{ entry.title }</span>
+            </nav>
+        }
+    });
     html! {
-        <LessonView
-            key={props.id.clone()}
-            lesson={lesson}
-            step={props.step.clone()}
-            changes={props.changes.clone()}
-            embedded={props.embedded}
-        />
+        <main id="main" tabindex="-1" class={classes!("page", "lesson", embedded.then_some("embed"))}>
+            { for breadcrumb }
+            <h1>{ entry.title }</h1>
+            { body }
+        </main>
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use lab_course::challenge::{Challenge, Job, FAULTS_MAX, HINTS_MAX, PREEMPTIONS_MAX};
 use lab_course::share::{decode, encode, encode_within, Shared, LINK_CHARS_MAX};
 use lab_course::Placed;
-use lab_engine::{FaultKind, Invariant, Program, Scenario};
+use lab_engine::{FaultKind, Invariant, Program, Scenario, WorkflowKind};
 use lab_worker::{Judgement, Reply, Request};
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -23,7 +23,8 @@ use crate::components::completion::VerifyCode;
 use crate::components::fields::{CheckField, SelectField, TextAreaField, TextField};
 use crate::components::rich::rich;
 use crate::components::share::Share;
-use crate::course::course;
+use crate::components::waiting::Waiting;
+use crate::course::{use_lesson, Loaded, OUTLINE};
 use crate::format::{count, thousands};
 use crate::player::absolute;
 use crate::route::Route;
@@ -58,23 +59,14 @@ fn read(state: &str) -> Result<Challenge, String> {
     }
 }
 
-/// A first draft when there is none: the course's first build task's design.
-fn first_draft() -> Challenge {
-    let course = course();
-    let scenario = course
+/// Where the first draft comes from when there is none: the course's first build task's design
+/// (its lesson, and the design's index), or else the first lesson's first design.
+fn first_design() -> (&'static str, usize) {
+    OUTLINE
         .lessons
         .iter()
-        .flat_map(|lesson| {
-            lesson.steps.iter().filter_map(|step| match &step.try_it {
-                Some(lab_course::Task::Build(_)) => {
-                    Some(lesson.designs[step.design as usize].scenario.clone())
-                }
-                _ => None,
-            })
-        })
-        .next()
-        .unwrap_or_else(|| course.lessons[0].designs[0].scenario.clone());
-    Challenge::draft(&scenario)
+        .find_map(|lesson| Some((lesson.id, lesson.build? as usize)))
+        .unwrap_or((OUTLINE.lessons[0].id, 0))
 }
 
 /// Where the check of a draft is.
@@ -96,6 +88,59 @@ enum Checking {
 
 #[component]
 pub fn MakeChallengePage(props: &MakeChallengePageProps) -> Html {
+    // The address's draft or the last one saved, when there is one; else the first draft, from
+    // a lesson's file. Decided once: the page writes its draft to the address as it goes.
+    let needs_first = use_memo((), |_| {
+        props
+            .state
+            .as_deref()
+            .map(read)
+            .is_none_or(|read| read.is_err())
+            && load_drafts().0.read().is_empty()
+    });
+    let state = props.state.clone();
+    if *needs_first {
+        html! { <FirstDraft {state} /> }
+    } else {
+        html! { <Drafting {state} first={None::<Rc<Challenge>>} /> }
+    }
+}
+
+/// The builder once the first draft's lesson is read.
+#[component]
+fn FirstDraft(props: &MakeChallengePageProps) -> Html {
+    let (lesson, design) = first_design();
+    let (loaded, retry) = use_lesson(lesson);
+    let body = match loaded {
+        Loaded::Ready(lesson) => {
+            let first = lesson
+                .designs
+                .get(design)
+                .map(|design| Rc::new(Challenge::draft(&design.scenario)));
+            return html! { <Drafting state={props.state.clone()} {first} /> };
+        }
+        loaded => html! {
+            <Waiting {loaded} {retry} loading="Loading the first draft…"
+                failed="The first draft comes from a lesson, which could not be loaded" />
+        },
+    };
+    html! {
+        <main id="main" tabindex="-1" class="page make-challenge">
+            <h1>{ "Make a challenge" }</h1>
+            { body }
+        </main>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct DraftingProps {
+    state: Option<AttrValue>,
+    /// The draft when the address holds none and none is saved.
+    first: Option<Rc<Challenge>>,
+}
+
+#[component]
+fn Drafting(props: &DraftingProps) -> Html {
     let navigator = use_navigator();
     let saved = use_mut_ref(load_drafts);
     let notices = use_state(|| {
@@ -108,6 +153,7 @@ pub fn MakeChallengePage(props: &MakeChallengePageProps) -> Html {
     });
     let draft = {
         let state = props.state.clone();
+        let first = props.first.clone();
         let saved = Rc::clone(&saved);
         let notices = notices.clone();
         use_state(move || {
@@ -118,7 +164,10 @@ pub fn MakeChallengePage(props: &MakeChallengePageProps) -> Html {
                     .read()
                     .into_iter()
                     .next()
-                    .unwrap_or_else(first_draft)
+                    .or_else(|| first.as_deref().cloned())
+                    .unwrap_or_else(|| {
+                        Challenge::draft(&crate::sandbox::blank(WorkflowKind::Charge))
+                    })
             };
             match state.as_deref().map(read) {
                 None => last(),

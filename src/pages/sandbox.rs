@@ -24,7 +24,7 @@ use crate::components::fields::SelectField;
 use crate::components::scenario_form::ScenarioForm;
 use crate::components::scenario_text::ScenarioText;
 use crate::components::share::Share;
-use crate::course::course;
+use crate::course::OUTLINE;
 use crate::player::{
     absolute, use_address, use_player, Address, Answered, Design, Lab, Setup, Written,
 };
@@ -47,10 +47,9 @@ const BLANK: &str = "blank";
 
 /// Every design of every lesson, as (value, what the option says), after the blank one.
 fn start_options() -> Vec<(String, String)> {
-    let course = course();
     let mut options = vec![(BLANK.to_string(), "A blank scenario".to_string())];
-    for lesson in &course.lessons {
-        for design in &lesson.designs {
+    for lesson in OUTLINE.lessons {
+        for design in lesson.designs {
             let kind = match design.kind {
                 Some(lab_course::DesignKind::Safe) => "safe",
                 Some(lab_course::DesignKind::Unsafe) => "unsafe",
@@ -65,16 +64,29 @@ fn start_options() -> Vec<(String, String)> {
     options
 }
 
-/// The scenario a start-from choice names.
-fn start_scenario(choice: &str, workflow: WorkflowKind) -> Option<Scenario> {
+/// Calls `done` with the scenario a start-from choice names (a lesson's design, once the
+/// lesson's file is read), or with why it cannot be had.
+fn start_scenario(
+    choice: &str,
+    workflow: WorkflowKind,
+    done: impl FnOnce(Result<Scenario, String>) + 'static,
+) {
     if choice == BLANK {
-        return Some(blank(workflow));
+        return done(Ok(blank(workflow)));
     }
-    let (lesson, design) = choice.split_once('/')?;
-    let course = course();
-    Some(Scenario::clone(
-        &course.lesson(lesson)?.design(design)?.scenario,
-    ))
+    let Some((lesson, design)) = choice.split_once('/') else {
+        return done(Err(format!("there is no design \"{choice}\"")));
+    };
+    let design = design.to_string();
+    crate::course::load(lesson, move |result| {
+        done(match result {
+            Ok(lesson) => lesson
+                .design(&design)
+                .map(|design| Scenario::clone(&design.scenario))
+                .ok_or_else(|| format!("the lesson has no design \"{design}\"")),
+            Err(why) => Err(format!("the lesson could not be loaded: {why}")),
+        })
+    });
 }
 
 /// The scenario and the 1-based step an address's state names.
@@ -468,18 +480,47 @@ pub fn SandboxPage() -> Html {
         let start = start.clone();
         Callback::from(move |choice: String| start.set(choice))
     };
+    // What the last start did, in words, and the revision of the scenario it made (a lesson's
+    // design comes once its lesson's file is read): said until the scenario changes again.
+    let started = use_state(|| None::<(Result<String, String>, u32)>);
     let onstart = {
         let dispatcher = state.dispatcher();
         let choice = (*start).clone();
         let workflow = state.scenario.workflow;
+        let revision = state.scenario_revision;
         let frame = Rc::clone(&frame);
+        let started = started.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Some(scenario) = start_scenario(&choice, workflow) {
-                frame.set(0);
-                dispatcher.dispatch(SandboxAction::Edit(scenario));
-            }
+            let dispatcher = dispatcher.clone();
+            let frame = Rc::clone(&frame);
+            let started = started.clone();
+            let what = start_options()
+                .into_iter()
+                .find(|(value, _)| *value == choice)
+                .map_or_else(|| choice.clone(), |(_, label)| label);
+            start_scenario(&choice, workflow, move |result| match result {
+                Ok(scenario) => {
+                    frame.set(0);
+                    dispatcher.dispatch(SandboxAction::Edit(scenario));
+                    started.set(Some((
+                        Ok(format!("Started from: {what}.")),
+                        revision.wrapping_add(1),
+                    )));
+                }
+                Err(why) => started.set(Some((
+                    Err(format!("This design could not be started from: {why}.")),
+                    revision,
+                ))),
+            });
         })
     };
+    let start_said = (*started)
+        .clone()
+        .filter(|(_, revision)| *revision == state.scenario_revision)
+        .map(|(said, _)| match said {
+            Ok(said) => html! { <p class="notice" role="status">{ said }</p> },
+            Err(problem) => html! { <p class="notice" role="alert">{ problem }</p> },
+        });
     html! {
         <main id="main" tabindex="-1" class="page sandbox">
             <nav class="breadcrumb" aria-label="Breadcrumb">
@@ -503,6 +544,7 @@ pub fn SandboxPage() -> Html {
                 <SelectField label="Start from a design" options={start_options()} value={(*start).clone()} onchange={onstartchoice} />
                 <button type="button" onclick={onstart}>{ "Start from this design" }</button>
             </div>
+            { start_said.unwrap_or_default() }
             <div class="sandbox-editor">
                 <section class="scenario-editor" aria-labelledby="scenario-forms-title">
                     <h2 id="scenario-forms-title" class="panel-title">{ "Scenario" }</h2>

@@ -3,6 +3,7 @@
 //! first design).
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use lab_course::share::{decode, encode, ShareError, Shared, WholeScenario};
 use lab_engine::Scenario;
@@ -10,7 +11,8 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use crate::components::share::Share;
-use crate::course::course;
+use crate::components::waiting::Waiting;
+use crate::course::{use_lesson, Loaded, OUTLINE};
 use crate::player::{absolute, use_player, use_player_address, Design, Lab, Setup};
 use crate::route::Route;
 
@@ -20,11 +22,6 @@ pub struct ScenarioPageProps {
     pub state: AttrValue,
     /// Only the lab, for an `<iframe>`.
     pub embedded: bool,
-}
-
-/// The scenario shown when a link cannot be read: the course's first design.
-fn default_scenario() -> Scenario {
-    Scenario::clone(&course().lessons[0].designs[0].scenario)
 }
 
 /// The scenario and the 1-based step a link names.
@@ -48,13 +45,58 @@ pub(crate) fn route_of(scenario: &Scenario, frame: u32, embedded: bool) -> Route
 
 #[component]
 pub fn ScenarioPage(props: &ScenarioPageProps) -> Html {
+    let (state, embedded) = (props.state.clone(), props.embedded);
+    // The scenario the page was opened with, read once: a later link loads as a change to it.
+    let first = use_memo((), |_| {
+        read(&props.state)
+            .ok()
+            .map(|(scenario, _)| Arc::new(scenario))
+    });
+    match &*first {
+        Some(first) => html! { <SharedScenario {state} {embedded} first={Arc::clone(first)} /> },
+        None => html! { <DefaultScenario {state} {embedded} /> },
+    }
+}
+
+/// A link that cannot be read shows the default scenario, the course's first design, once its
+/// lesson's file is read.
+#[component]
+fn DefaultScenario(props: &ScenarioPageProps) -> Html {
+    let (loaded, retry) = use_lesson(OUTLINE.lessons[0].id);
+    let (state, embedded) = (props.state.clone(), props.embedded);
+    let body = match loaded {
+        Loaded::Ready(lesson) => {
+            let first = Arc::clone(&lesson.designs[0].scenario);
+            return html! { <SharedScenario {state} {embedded} {first} /> };
+        }
+        loaded => html! {
+            <Waiting {loaded} {retry} loading="Loading the default scenario…"
+                failed="This link cannot be shown, and the default scenario could not be loaded" />
+        },
+    };
+    html! {
+        <main id="main" tabindex="-1" class={classes!("page", "scenario", embedded.then_some("embed"))}>
+            <h1>{ "Shared scenario" }</h1>
+            { body }
+        </main>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SharedProps {
+    state: AttrValue,
+    embedded: bool,
+    /// The link's scenario, or the default one when it cannot be read.
+    first: Arc<Scenario>,
+}
+
+/// A shared scenario's lab.
+#[component]
+fn SharedScenario(props: &SharedProps) -> Html {
     let read = read(&props.state);
     // The design is the scenario the page was opened with; a later link loads as a change to it.
     let designs = {
-        let first = read
-            .as_ref()
-            .map(|(scenario, _)| scenario.clone())
-            .unwrap_or_else(|_| default_scenario());
+        let first = Scenario::clone(&props.first);
         use_memo((), move |_| vec![Design::own("Shared scenario", first)])
     };
     let notice = read.as_ref().err().map(|error| {

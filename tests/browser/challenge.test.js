@@ -27,6 +27,8 @@ function trackerTask() {
 async function startFrom(page, design) {
   await page.getByLabel('Start from a design').selectOption({ label: design });
   await page.getByRole('button', { name: 'Start from this design' }).click();
+  // A lesson's design comes once its lesson's file is read.
+  await page.getByRole('status').filter({ hasText: `Started from: ${design}.` }).waitFor();
 }
 
 /** The sandbox's design, made into a draft in the builder. */

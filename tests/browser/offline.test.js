@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 import {
-  DIST, assertNoErrors, lessonUrl, newPage, open, startServer, stepOn, stepper, stopServer, useSite,
+  DIST, assertNoErrors, courseLessonIds, lessonUrl, newPage, open, startServer, stepOn, stepper, stopServer, useSite,
+  waitForText,
 } from './support.js';
 
 /** Waits until the page is controlled by the lab's service worker, with the build cached. */
@@ -39,6 +40,10 @@ describe('offline', () => {
     });
     assert.ok(cached.some((file) => /_bg\.wasm$/.test(file) && !file.includes('lab-worker')), `the first module is cached: ${cached.join(' ')}`);
     assert.ok(cached.includes('/lab-worker_bg.wasm'), 'the second module is cached');
+    // Every lesson's file (the app fetches one when a lesson opens).
+    const lessonFiles = fs.readdirSync(path.join(DIST, 'lessons')).filter((name) => name.endsWith('.json'));
+    assert.ok(lessonFiles.length > 0);
+    for (const file of lessonFiles) assert.ok(cached.includes(`/lessons/${file}`), `${file} is cached`);
 
     await page.context().setOffline(true);
     await page.goto(lessonUrl(origin, 'naive-retry', 1));
@@ -46,6 +51,11 @@ describe('offline', () => {
     await stepper(page).count.waitFor();
     await stepOn(page);
     assert.match(await stepper(page).count.textContent(), /^Step 2 of \d+$/);
+    // Every lesson opens offline, its file from the cache.
+    for (const id of courseLessonIds()) {
+      await page.goto(lessonUrl(origin, id, 1));
+      await waitForText(stepper(page).count, /^Step 1 of \d+$/, { what: `lesson ${id} offline` });
+    }
     await page.goto(`${origin}/#/sandbox`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.getByLabel('Scenario (TOML)').waitFor();

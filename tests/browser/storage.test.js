@@ -304,6 +304,14 @@ describe('saved progress and settings', () => {
     await page.route(`${origin}/sub/`, (route) =>
       route.fulfill({ contentType: 'text/html', body: html.replace('<base href="/"', '<base href="/sub/"') }),
     );
+    // A lesson's file is fetched beside index.html, under the sub-path, where a sub-path build
+    // has it: here the root build's.
+    const lessonFiles = [];
+    await page.route(`${origin}/sub/lessons/**`, (route) => {
+      const file = new URL(route.request().url()).pathname.slice('/sub'.length);
+      lessonFiles.push(file);
+      route.fulfill({ contentType: 'application/json', body: fs.readFileSync(path.join(DIST, file)) });
+    });
     await seed(page, {
       [PROGRESS]: JSON.stringify(SAVED),
       [SETTINGS]: '{"version":1,"theme":"dark","presenter":false,"speed":"normal"}',
@@ -313,6 +321,7 @@ describe('saved progress and settings', () => {
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute('data-theme')), null);
     await page.evaluate(() => { location.hash = '#/lesson/lost-reply/2'; });
     await waitForText(stepper(page).count, /^Step 2 of \d+$/);
+    assert.equal(lessonFiles.length, 1, 'the lesson\'s file was fetched under the sub-path');
     assert.deepEqual(lessonsOf(await stored(page, `/sub/${PROGRESS}`)), { 'lost-reply': 2 });
     assert.deepEqual(await stored(page), SAVED, 'the root build\'s progress is untouched');
     // The theme script before the app reads the sub-path's settings too.
