@@ -90,8 +90,9 @@ fn write_course(course: lab_course::Course) {
             .find(|step| matches!(step.try_it, Some(lab_course::Task::Build(_))))
             .map(|step| step.design);
         lessons.push_str(&format!(
-            "    LessonEntry {{ id: {:?}, title: {:?}, summary: {:?}, minutes: {}, designs: &[{designs}], build: {build:?}, file: {file:?} }},\n",
-            lesson.id, lesson.title, lesson.summary, lesson.minutes
+            "    LessonEntry {{ id: {:?}, title: {:?}, summary: {:?}, minutes: {}, prerequisites: &{prerequisites:?}, designs: &[{designs}], build: {build:?}, file: {file:?} }},\n",
+            lesson.id, lesson.title, lesson.summary, lesson.minutes,
+            prerequisites = lesson.prerequisites,
         ));
     }
     let sections: String = course

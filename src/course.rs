@@ -33,6 +33,8 @@ pub struct LessonEntry {
     pub title: &'static str,
     pub summary: &'static str,
     pub minutes: u32,
+    /// The lessons whose ideas this one uses (ids), shown on the map as "Builds on lessons ...".
+    pub prerequisites: &'static [&'static str],
     pub designs: &'static [DesignEntry],
     /// The design (an index into `designs`) of the lesson's first build task, if it has one.
     pub build: Option<u32>,

@@ -11,14 +11,36 @@ fn lessons_dir() -> PathBuf {
 
 /// A folder with a manifest listing lost-reply, and lost-reply edited by `edit`.
 fn course_with(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    course_of(name, "01-lost-reply.toml", edit)
+}
+
+/// A folder with a manifest listing only the lesson of `file`, and that lesson edited by `edit`,
+/// its prerequisites left out (the folder has no other lesson).
+fn course_of(name: &str, file: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("lab-checker-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
+    let lesson = fs::read_to_string(lessons_dir().join(file)).unwrap();
+    let id = lesson
+        .lines()
+        .find_map(|line| line.strip_prefix("id = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("the lesson has an id")
+        .to_string();
     let manifest =
-        "format = 1\ntitle = \"t\"\n[[sections]]\ntitle = \"s\"\nlessons = [\"lost-reply\"]\n";
+        format!("format = 1\ntitle = \"t\"\n[[sections]]\ntitle = \"s\"\nlessons = [\"{id}\"]\n");
     fs::write(dir.join("course.toml"), manifest).unwrap();
-    let lesson = fs::read_to_string(lessons_dir().join("01-lost-reply.toml")).unwrap();
-    fs::write(dir.join("01-lost-reply.toml"), edit(lesson)).unwrap();
+    let prerequisites = lesson
+        .lines()
+        .find(|line| line.starts_with("prerequisites = "))
+        .unwrap_or_default()
+        .to_string();
+    let alone = if prerequisites.is_empty() {
+        lesson
+    } else {
+        lesson.replacen(&prerequisites, "prerequisites = []", 1)
+    };
+    fs::write(dir.join(file), edit(alone)).unwrap();
     dir
 }
 
@@ -40,7 +62,7 @@ fn the_unedited_lesson_passes() {
 #[test]
 fn a_try_it_that_does_not_fix_the_design_is_an_error_at_its_line() {
     let dir = course_with("try", |text| {
-        let blind = "design = \"blind\"\nat = \"end\"\n";
+        let blind = "design = \"blind\"\nat = { fault = 2 }\n";
         assert!(
             text.contains(blind),
             "lesson 01 has a step on the blind design"
@@ -94,7 +116,7 @@ fn an_unsafe_design_that_does_not_break_is_an_error() {
 #[test]
 fn a_typo_is_reported_with_line_and_column() {
     let dir = course_with("typo", |text| {
-        text.replacen("minutes = 17", "minuets = 17", 1)
+        text.replacen("\nminutes = ", "\nminuets = ", 1)
     });
     let found = errors(&dir);
     assert!(
@@ -273,12 +295,15 @@ fn a_file_that_breaks_off_after_an_equals_sign_says_what_is_missing() {
     );
 }
 
-/// Lesson 01 with its "inject" task line replaced by `task`.
+/// The stale-lookup lesson with its "inject" task line replaced by `task`.
 fn with_task(name: &str, task: &str) -> Vec<String> {
-    let inject = "try = { inject = { fault = \"stale_lookup\", at = \"provider.lookup\", nth = 4 }, expect = \"holds\" }";
+    let inject = "try = { inject = { fault = \"stale_lookup\", at = \"provider.lookup\", nth = 2 }, expect = \"holds\" }";
     let task = task.to_string();
-    errors(&course_with(name, move |text| {
-        assert!(text.contains(inject), "lesson 01 has its inject task");
+    errors(&course_of(name, "14-stale-lookup.toml", move |text| {
+        assert!(
+            text.contains(inject),
+            "the stale-lookup lesson has its inject task"
+        );
         text.replace(inject, &task)
     }))
 }
@@ -292,7 +317,7 @@ fn one_error_containing(found: &[String], words: &str) {
 fn an_injected_fault_must_give_the_promised_outcome() {
     let found = with_task(
         "inject-breaks",
-        "try = { inject = { fault = \"stale_lookup\", at = \"provider.lookup\", nth = 4 }, expect = \"breaks\" }",
+        "try = { inject = { fault = \"stale_lookup\", at = \"provider.lookup\", nth = 2 }, expect = \"breaks\" }",
     );
     one_error_containing(&found, "every invariant holds in the changed run");
 }
@@ -308,8 +333,10 @@ fn an_injected_fault_must_be_declared_where_it_strikes() {
 
 #[test]
 fn an_inject_task_needs_a_predict_question() {
-    let dir = course_with("inject-no-predict", |text| {
-        let start = text.find("title = \"When the lookup is wrong\"").unwrap();
+    let dir = course_of("inject-no-predict", "14-stale-lookup.toml", |text| {
+        let start = text
+            .find("title = \"If the provider offers a key, use it\"")
+            .unwrap();
         let question = start + text[start..].find("[[steps.questions]]").unwrap();
         let next = question + text[question..].find("[[steps]]").unwrap();
         format!("{}{}", &text[..question], &text[next..])
@@ -374,7 +401,7 @@ fn only_the_correct_design_may_keep_the_promise() {
     // Both a lookup and the provider's dedup keep lesson 01's blind design from breaking.
     let choose = "try = { choose = \"Which fix?\", options = [{ label = \"Look it up\", switch = \"reconcile\", on = true, correct = true, explain = \"x\" }, { label = \"Deduplicate\", switch = \"provider_dedup\", on = true, correct = false, explain = \"x\" }] }";
     let dir = course_with("choose-two", |text| {
-        let blind = "design = \"blind\"\nat = \"end\"\n";
+        let blind = "design = \"blind\"\nat = { fault = 2 }\n";
         assert!(
             text.contains(blind),
             "lesson 01 has a step on the blind design"
@@ -386,10 +413,13 @@ fn only_the_correct_design_may_keep_the_promise() {
 
 #[test]
 fn a_hunt_must_have_something_to_find() {
-    // Lesson 01's hunt, with only faults the provider's deduplication survives.
-    let dir = course_with("hunt-nothing", |text| {
+    // The key-retention lesson's hunt, with only faults the provider's deduplication survives.
+    let dir = course_of("hunt-nothing", "07-key-retention.toml", |text| {
         let kinds = "kinds = [\"lose_request\", \"lose_reply\", \"busy\", \"crash\", \"expire_key\", \"stale_lookup\"]";
-        assert!(text.contains(kinds), "lesson 01 has its hunt");
+        assert!(
+            text.contains(kinds),
+            "the key-retention lesson has its hunt"
+        );
         text.replace(kinds, "kinds = [\"lose_request\", \"busy\"]")
     });
     one_error_containing(&errors(&dir), "there is nothing to find");
@@ -397,12 +427,12 @@ fn a_hunt_must_have_something_to_find() {
 
 #[test]
 fn a_hunt_starts_from_a_design_that_holds() {
-    let dir = course_with("hunt-broken", |text| {
+    let dir = course_of("hunt-broken", "07-key-retention.toml", |text| {
         let hunt = "[steps.try]\nhunt = ";
-        assert!(text.contains(hunt), "lesson 01 has its hunt");
+        assert!(text.contains(hunt), "the key-retention lesson has its hunt");
         text.replacen(
-            "design = \"provider-dedup\"\nat = \"start\"",
-            "design = \"blind\"\nat = \"end\"",
+            "design = \"in-window\"\nat = { action = \"provider.submit\", nth = 2 }",
+            "design = \"late-retry\"\nat = \"end\"",
             1,
         )
     });
@@ -411,7 +441,7 @@ fn a_hunt_starts_from_a_design_that_holds() {
 
 #[test]
 fn a_hunt_offers_only_faults_of_its_workflow() {
-    let dir = course_with("hunt-stranger", |text| {
+    let dir = course_of("hunt-stranger", "07-key-retention.toml", |text| {
         text.replace(
             "\"expire_key\", \"stale_lookup\"]",
             "\"expire_key\", \"claim_stale\"]",

@@ -1,4 +1,7 @@
-//! The course map: sections, lessons, minutes, and how far the learner got.
+//! The course map: sections, lessons, minutes, what each lesson builds on, and how far the learner
+//! got.
+
+use std::collections::HashMap;
 
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -67,6 +70,27 @@ fn challenges(progress: &crate::store::Progress) -> Html {
     }
 }
 
+/// The lessons a lesson builds on, by their numbers on the map: "Builds on lessons 2 and 3.".
+/// Plain text: the map already links every lesson once, by its title.
+fn builds_on(prerequisites: &[&str], numbers: &HashMap<&str, usize>) -> Html {
+    let mut listed: Vec<usize> = prerequisites
+        .iter()
+        .filter_map(|id| numbers.get(id).copied())
+        .collect();
+    listed.sort_unstable();
+    let Some((last, before)) = listed.split_last() else {
+        return Html::default();
+    };
+    let text = match before {
+        [] => format!("Builds on lesson {last}."),
+        _ => {
+            let before: Vec<String> = before.iter().map(ToString::to_string).collect();
+            format!("Builds on lessons {} and {last}.", before.join(", "))
+        }
+    };
+    html! { <p class="meta prerequisites">{ text }</p> }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct HomeProps {
     /// Why the page asked for shows the map instead (a challenge link that cannot be used).
@@ -80,6 +104,15 @@ pub fn Home(props: &HomeProps) -> Html {
     let app = use_app();
     let progress = app.progress.clone();
     let total_minutes: u32 = course.lessons.iter().map(|lesson| lesson.minutes).sum();
+    // Each lesson's number on the map, in course order.
+    let numbers: HashMap<&str, usize> = course
+        .sections
+        .iter()
+        .flat_map(|section| &section.lessons)
+        .filter(|id| course.lesson(id).is_some())
+        .enumerate()
+        .map(|(index, id)| (*id, index + 1))
+        .collect();
     let mut number = 0;
     let sections = course.sections.iter().enumerate().map(|(index, section)| {
         let heading = format!("section-{}", index + 1);
@@ -95,6 +128,7 @@ pub fn Home(props: &HomeProps) -> Html {
                     </h3>
                     <p>{ lesson.summary }</p>
                     <p class="meta">{ format!("{} min · {} designs compared", lesson.minutes, lesson.designs.len()) }</p>
+                    { builds_on(lesson.prerequisites, &numbers) }
                     { lesson_progress(progress.lessons.get(lesson.id)) }
                     { predictions(progress.predictions.get(lesson.id)) }
                 </li>

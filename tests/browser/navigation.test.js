@@ -1,9 +1,10 @@
 // The course map, opening a lesson from it, and links that point nowhere.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, courseLessonIds, lessonUrl, newPage, open, stepper, waitForStep, waitForText,
+import { assertNoErrors, courseLessonIds, lessonFile, lessonUrl, newPage, open, stepper, waitForStep, waitForText,
   useSite, stepOn } from './support.js';
 
 const LESSON = 'lost-reply';
@@ -24,7 +25,7 @@ describe('navigation', () => {
     // The app, not the map prerendered into index.html.
     await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
     assert.equal(await page.title(), 'Idempotency Lab');
-    await page.getByRole('heading', { name: 'When the reply goes missing' }).waitFor();
+    await page.getByRole('heading', { name: 'A lost reply: unknown is not failed, so look before you resubmit' }).waitFor();
     const link = page.getByRole('main').getByRole('link', { name: TITLE });
     assert.equal(await link.count(), 1, 'one link to the lesson');
     assert.equal(await link.getAttribute('href'), `#/lesson/${LESSON}`);
@@ -36,6 +37,34 @@ describe('navigation', () => {
       assert.equal(hrefs.filter((href) => href === `#/lesson/${id}`).length, 1, `one link on the course map to lesson "${id}"`);
     }
     assert.equal(await page.getByText('Loading Idempotency Lab…').count(), 0, 'the boot message is gone');
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('each lesson on the map says which lessons it builds on, by their numbers on the map', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, `${origin}/`);
+    const ids = courseLessonIds();
+    const number = new Map(ids.map((id, index) => [id, index + 1]));
+    let listed = 0;
+    for (const id of ids) {
+      // The lesson file's own prerequisites, read here from the TOML, never typed by hand.
+      const text = fs.readFileSync(new URL(`../../${lessonFile(id)}`, import.meta.url), 'utf8').split(/^\[/m)[0];
+      const written = text.match(/^prerequisites\s*=\s*\[([^\]]*)\]/m);
+      const numbers = written ? [...written[1].matchAll(/"([^"]+)"/g)].map((match) => number.get(match[1])).sort((a, b) => a - b) : [];
+      const card = page.getByRole('listitem').filter({ has: page.locator(`a[href="#/lesson/${id}"]`) });
+      const line = card.locator('.prerequisites');
+      if (numbers.length === 0) {
+        assert.equal(await line.count(), 0, `${id} builds on nothing, and says nothing`);
+        continue;
+      }
+      const expected = numbers.length === 1
+        ? `Builds on lesson ${numbers[0]}.`
+        : `Builds on lessons ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}.`;
+      assert.equal((await line.textContent()).trim(), expected, `${id}'s card`);
+      listed += 1;
+    }
+    assert.ok(listed > 0, 'some lessons build on others');
     assertNoErrors(errors);
     await close();
   });

@@ -2,13 +2,15 @@
 // state, each with the hash to open and `reach`, which brings the page to the state and waits
 // until it is there. New pages (sandbox, retries, explorer result, embed) are one entry more.
 
-import { engineTraces, labText, stepper, waitForText } from './support.js';
+import { courseTasks } from './board.js';
+import { engineTraces, labText, lessonFile, stepOf, stepper, waitForText } from './support.js';
 
-// Lesson 01's build task shows where its first design breaks one_effect; its hunt at the start of
-// its second design. Steps from the engine's own traces, never typed by hand.
+// Lesson 01's build task shows where its first design breaks one_effect; the course's first hunt
+// at its part. Steps from the engine's own traces and the checker's tasks, never typed by hand.
 const LOST_REPLY = engineTraces('lessons/01-lost-reply.toml');
 const BUILD_STEP = LOST_REPLY[0].verdicts.find((verdict) => verdict.invariant === 'one_effect').broken_at + 1;
-const HUNT_STEP = LOST_REPLY[0].events.length + 2;
+const HUNT = courseTasks().find((task) => task.task.hunt);
+const HUNT_HASH = `#/lesson/${HUNT.lesson}/${stepOf(engineTraces(lessonFile(HUNT.lesson)), HUNT.design, HUNT.at)}`;
 // A challenge made from lesson 03's build task, as the builder would share it.
 const CHALLENGE = labText(['challenge', 'lessons/03-side-effect-keys.toml', '--title', 'Guard the notification']).trim();
 
@@ -90,7 +92,7 @@ export const PAGES = [
   },
   {
     name: 'a hunt, after a placement that holds',
-    hash: `#/lesson/lost-reply/${HUNT_STEP}`,
+    hash: HUNT_HASH,
     reach: async (page) => {
       await stepNumbers(page);
       const task = page.getByRole('group', { name: 'Try it' });

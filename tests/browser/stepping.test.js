@@ -81,7 +81,6 @@ describe('the lost-reply lesson, step by step', () => {
       [lostRequest.step, 'A lost request'],
       [lostBlind.step, 'A lost reply'],
       [duplicate.step, 'A second reservation'],
-      [last(0).step, 'The rest of the run cannot undo it'],
       [first(1).step, 'The guarantee at the provider'],
       [first(2).step, 'Both protections'],
       [last(2).step, 'Reconciled, not repeated'],

@@ -285,6 +285,10 @@ fn compile(
         &mut errors,
         &mut warnings,
     );
+    let counted = estimate(&file);
+    if let Some(message) = counted.too_long() {
+        errors.push(at(path, text, file.id.span().start, message));
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -297,7 +301,7 @@ fn compile(
         .map(|prerequisite| place(prerequisite.span().start))
         .collect();
     warnings.extend(
-        estimate(&file)
+        counted
             .off(*file.minutes.get_ref())
             .map(|message| at(path, text, file.minutes.span().start, message)),
     );

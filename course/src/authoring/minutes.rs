@@ -16,6 +16,8 @@ pub const BUILD_SECONDS: u32 = 180;
 pub const HUNT_SECONDS: u32 = 90;
 /// How far the declared minutes may be from the estimate before the checker warns, in percent.
 pub const TOLERANCE_PERCENT: u32 = 30;
+/// The most words a lesson may ask a learner to read: a longer one is refused (split it).
+pub const WORDS_MAX: u32 = 900;
 
 /// What a lesson asks of a learner, counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +44,17 @@ impl Estimate {
     /// The estimate in whole minutes, rounded to the nearest.
     pub fn minutes(&self) -> u32 {
         (self.seconds() + 30) / 60
+    }
+
+    /// Why the lesson is too long to be one lesson, or `None` when its words are within
+    /// `WORDS_MAX`.
+    pub fn too_long(&self) -> Option<String> {
+        (self.words > WORDS_MAX).then(|| {
+            format!(
+                "the lesson has {} words to read (its steps' text, its questions' prompts and options, its choices), more than {WORDS_MAX}; split it into two lessons, or cut what another lesson teaches",
+                self.words
+            )
+        })
     }
 
     /// Why `declared` minutes are not honest, or `None` when they are within the tolerance.
@@ -148,6 +161,22 @@ mod tests {
             .off(8)
             .expect("a warning")
             .contains(", 1 build task at 180 s, 1 hunt at 90 s); declare 13"));
+    }
+
+    #[test]
+    fn a_lesson_of_more_than_nine_hundred_words_is_too_long() {
+        let at_most = Estimate {
+            words: WORDS_MAX,
+            ..Estimate::default()
+        };
+        assert_eq!(at_most.too_long(), None);
+        let over = Estimate {
+            words: WORDS_MAX + 1,
+            ..at_most
+        };
+        let message = over.too_long().expect("an error");
+        assert!(message.contains("901 words"), "{message}");
+        assert!(message.contains("more than 900"), "{message}");
     }
 
     #[test]
