@@ -108,10 +108,10 @@ pub fn Home(props: &HomeProps) -> Html {
     let numbers: HashMap<&str, usize> = course
         .sections
         .iter()
-        .flat_map(|section| &section.lessons)
+        .flat_map(|section| section.lessons.iter().copied())
         .filter(|id| course.lesson(id).is_some())
         .enumerate()
-        .map(|(index, id)| (*id, index + 1))
+        .map(|(index, id)| (id, index + 1))
         .collect();
     let mut number = 0;
     let sections = course.sections.iter().enumerate().map(|(index, section)| {
