@@ -86,7 +86,7 @@ pub fn blank(workflow: WorkflowKind) -> Scenario {
         provider: Default::default(),
         operations: vec![Operation {
             id: "OP-001".into(),
-            payload: Default::default(),
+            ..Operation::default()
         }],
         workers: vec![WorkerPlan {
             name: "worker-1".into(),

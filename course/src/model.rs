@@ -427,6 +427,8 @@ pub enum DesignChange {
     },
     /// Take the key from this source.
     Key { key: lab_engine::KeySource },
+    /// Write rows this way (`INSERT`, `INSERT OR IGNORE`, `UPSERT`).
+    Write { write: lab_engine::WriteMode },
     /// Retry under this policy, in the task's contention experiment (the lab's design is kept).
     Policy { policy: lab_engine::Policy },
 }
@@ -440,6 +442,11 @@ impl DesignChange {
             DesignChange::Key { key } => {
                 let mut changed = scenario.clone();
                 changed.switches.key = *key;
+                Some(changed)
+            }
+            DesignChange::Write { write } => {
+                let mut changed = scenario.clone();
+                changed.switches.write = *write;
                 Some(changed)
             }
             DesignChange::Policy { .. } => None,

@@ -397,6 +397,16 @@ fn the_correct_policy_must_do_the_least_work() {
 }
 
 #[test]
+fn a_choose_option_changes_one_thing() {
+    let choose = "try = { choose = \"Which write?\", options = [{ label = \"Ignore\", write = \"insert_or_ignore\", key = \"source_id\", correct = true, explain = \"x\" }, { label = \"Upsert\", write = \"upsert\", correct = false, explain = \"x\" }] }";
+    let found = with_task("choose-two-changes", choose);
+    one_error_containing(
+        &found,
+        "option \"Ignore\" changes one thing: a switch (switch and on), a key, a write or a policy",
+    );
+}
+
+#[test]
 fn only_the_correct_design_may_keep_the_promise() {
     // Both a lookup and the provider's dedup keep lesson 01's blind design from breaking.
     let choose = "try = { choose = \"Which fix?\", options = [{ label = \"Look it up\", switch = \"reconcile\", on = true, correct = true, explain = \"x\" }, { label = \"Deduplicate\", switch = \"provider_dedup\", on = true, correct = false, explain = \"x\" }] }";

@@ -154,6 +154,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
                 .map(|(index, payload): (usize, Payload)| Operation {
                     id: format!("op-{index}"),
                     payload,
+                    missing_id: index % 3 == 2,
                 })
                 .collect();
             let workers = (0..workers)
@@ -248,6 +249,7 @@ fn touched(mut scenario: Scenario, touches: &[Touch]) -> Scenario {
                 scenario.operations.push(Operation {
                     id: id.clone(),
                     payload: payload.clone(),
+                    missing_id: false,
                 });
                 let worker = at.index(scenario.workers.len());
                 scenario.workers[worker].runs.push(Run::of(id));

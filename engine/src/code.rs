@@ -47,10 +47,19 @@ pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
         return "    key = request.idempotency_key  # chosen by the caller: may be reused".into();
     }
     let text = match scenario.switches.key {
+        KeySource::SourceId if scenario.operations.iter().any(|op| op.missing_id) => {
+            &format!("key = str({id})  # the source's own id: \"None\" when it is missing")
+        }
         KeySource::SourceId => &format!("key = {id}  # the source's own id"),
         KeySource::AutoIncrement => "key = next_sequence_value()  # the next number in a sequence",
         KeySource::ContentHash => "key = sha256(canonical_json(event))  # a hash of the content",
         KeySource::FreshRandom => "key = uuid4()  # a random UUID",
+        KeySource::HashWithReceivedAt => {
+            "key = sha256(canonical_json(event) + str(received_at))  # the content, and when it arrived"
+        }
+        KeySource::SavedUuid => {
+            "key = intention.key  # a uuid4() drawn once, when the intention was born, and saved"
+        }
         KeySource::None => "key = None  # no Idempotency-Key header is sent",
     };
     format!("    {text}")

@@ -793,12 +793,14 @@ impl Engine {
         let payload = self.payloads[index][(number - 1) as usize].sent.clone();
         let op = self.operation_ids[position].clone();
         let plan = &self.scenario.workers[index].runs[(number - 1) as usize];
-        let key: Text = match (&plan.key, self.scenario.switches.key) {
+        let key: Text = match (
+            &plan.key,
+            stable_key(&self.scenario, position, &op, &payload),
+        ) {
             (Some(key), _) => key.as_str().into(),
-            (None, KeySource::SourceId) => op.clone(),
-            (None, KeySource::ContentHash) => content_key(&payload).into(),
+            (None, Some(key)) => key,
             // A key made per attempt is a new key for the retry too.
-            (None, _) => format!("{op}:retry").into(),
+            (None, None) => format!("{op}:retry").into(),
         };
         let start = Start::new(op, payload, key, world.tick, number);
         let program = &*self.program;
@@ -1050,11 +1052,11 @@ impl Engine {
         };
         // The run's operation is the one at its queued position (`new` looked it up by id).
         let op = self.operation_ids[queued.operation as usize].clone();
-        let key: Text = match (&run.key, self.scenario.switches.key) {
+        let position = queued.operation as usize;
+        let key: Text = match (&run.key, stable_key(&scenario, position, &op, &payload)) {
             (Some(key), _) => key.as_str().into(),
-            // The key is the operation's id: shared, not copied.
-            (None, KeySource::SourceId) => op.clone(),
-            (None, _) => self.key_for(&run.op, &payload).into(),
+            (None, Some(key)) => key,
+            (None, None) => self.key_for(&payload).into(),
         };
         // The outcome shares the texts only when it will be shown.
         let (said_payload, said_key) = match self.recording {
@@ -1086,16 +1088,20 @@ impl Engine {
         }
     }
 
-    fn key_for(&mut self, op: &str, payload: &str) -> String {
+    /// The key of one attempt, for a key source that makes a new one each time (`stable_key`
+    /// gives the others).
+    fn key_for(&mut self, payload: &str) -> String {
         match self.scenario.switches.key {
-            KeySource::SourceId => op.to_string(),
             KeySource::AutoIncrement => {
                 self.sequence += 1;
                 format!("seq-{}", self.sequence)
             }
-            KeySource::ContentHash => content_key(payload),
             KeySource::FreshRandom => format!("k-{:08x}", self.rng.next_u64() >> 32),
-            KeySource::None => String::new(),
+            KeySource::HashWithReceivedAt => content_key(&format!("{payload}@{}", self.world.tick)),
+            KeySource::SourceId
+            | KeySource::ContentHash
+            | KeySource::SavedUuid
+            | KeySource::None => String::new(),
         }
     }
 
@@ -1282,6 +1288,30 @@ fn planned_fault(
 fn content_key(payload: &str) -> String {
     format!("h-{:08x}", fnv1a(payload) >> 32)
 }
+
+/// The key of the operation at `position` (named `op`, sending `payload`), when its key source
+/// gives every attempt of it the same key: the source's id (`"None"` for an event that lacks
+/// one: shared, not copied, otherwise), a hash of the content, or the UUID drawn once when the
+/// intention was born. `None` for a source that makes a key per attempt.
+fn stable_key(scenario: &Scenario, position: usize, op: &Text, payload: &str) -> Option<Text> {
+    match scenario.switches.key {
+        KeySource::SourceId => Some(match scenario.operations[position].missing_id {
+            true => Text::fixed(MISSING_ID),
+            false => op.clone(),
+        }),
+        KeySource::ContentHash => Some(content_key(payload).into()),
+        // Drawn once per intention: a pure function of the seed and the intention, so every
+        // attempt, on any worker and after any crash, reads the same saved value.
+        KeySource::SavedUuid => {
+            let drawn = Rng::new(scenario.seed ^ fnv1a(op)).next_u64();
+            Some(format!("u-{:08x}", drawn >> 32).into())
+        }
+        _ => None,
+    }
+}
+
+/// The key an event without the source's id gets from `str(event.get("id"))`.
+const MISSING_ID: &str = "None";
 
 /// One bit per invariant, in `Invariant::ALL` order.
 pub(crate) fn invariant_mask(invariants: &[Invariant]) -> u8 {

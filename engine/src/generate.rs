@@ -47,6 +47,7 @@ impl BatchSpec {
                 Operation {
                     id: format!("evt-{index}"),
                     payload,
+                    missing_id: false,
                 }
             })
             .collect();

@@ -72,7 +72,7 @@ pub const WORKERS_MAX: u32 = 64;
 pub const ATTEMPTS_MAX: u32 = 100;
 
 /// One logical operation: the thing that must happen exactly once.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Operation {
     /// The source's own identity for this intention (event id, order id).
@@ -80,6 +80,11 @@ pub struct Operation {
     /// What the operation means; compared field by field when a key is reused.
     #[serde(default)]
     pub payload: Payload,
+    /// The event reached us malformed, without the source's id: a key taken from the source's
+    /// id is then `"None"` (what `str(event.get("id"))` gives), the same for every such event.
+    /// `id` stays the lab's own name for the operation. Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missing_id: bool,
 }
 
 /// A payload is a flat map of named scalars, rendered as canonical JSON (sorted keys, no spaces),
@@ -268,6 +273,12 @@ pub enum KeySource {
     ContentHash,
     /// A fresh random key per attempt.
     FreshRandom,
+    /// A hash of the content and of the tick this delivery was received at: a per-delivery
+    /// field, so a redelivery hashes to a new key.
+    HashWithReceivedAt,
+    /// A random UUID drawn once, when the intention is born, saved with it and sent on every
+    /// attempt: the same for every retry of one operation, new for another.
+    SavedUuid,
     /// No key at all: the request carries no `Idempotency-Key` header (the `reserve` workflow
     /// only, since only a provider request has a header to leave out).
     None,
@@ -275,11 +286,13 @@ pub enum KeySource {
 
 impl KeySource {
     /// Every key source, in declaration order.
-    pub const ALL: [KeySource; 5] = [
+    pub const ALL: [KeySource; 7] = [
         KeySource::SourceId,
         KeySource::AutoIncrement,
         KeySource::ContentHash,
         KeySource::FreshRandom,
+        KeySource::HashWithReceivedAt,
+        KeySource::SavedUuid,
         KeySource::None,
     ];
 

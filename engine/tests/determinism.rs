@@ -132,6 +132,8 @@ fn design() -> impl Strategy<Value = Switches> {
             KeySource::AutoIncrement,
             KeySource::ContentHash,
             KeySource::FreshRandom,
+            KeySource::HashWithReceivedAt,
+            KeySource::SavedUuid,
         ]),
         select(vec![
             WriteMode::Insert,
@@ -279,6 +281,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                                 .map(|(index, payload)| Operation {
                                     id: operation_id(index),
                                     payload,
+                                    // Now and then, events that arrived without the source's
+                                    // id: their source-id keys collide.
+                                    missing_id: index > 0 && seed % 4 == 0,
                                 })
                                 .collect(),
                             workers: runs
@@ -604,6 +609,7 @@ fn base() -> Scenario {
         operations: vec![Operation {
             id: "OP-1".to_string(),
             payload: Payload::from([("quantity".to_string(), Scalar::Int(1))]),
+            missing_id: false,
         }],
         workers: vec![WorkerPlan {
             name: "coordinator".to_string(),

@@ -112,6 +112,7 @@ fn operation(id: &str) -> Operation {
     Operation {
         id: id.into(),
         payload,
+        missing_id: false,
     }
 }
 

@@ -25,6 +25,7 @@ fn scenario(workflow: WorkflowKind, action: Action) -> Scenario {
     let operation = |id: &str| Operation {
         id: id.to_string(),
         payload: payload.clone(),
+        missing_id: false,
     };
     let mut scenario = Scenario {
         seed: 7,

@@ -52,6 +52,7 @@ fn operation(id: &str) -> Operation {
     Operation {
         id: id.into(),
         payload: Payload::from([("amount".to_string(), Scalar::Int(20))]),
+        missing_id: false,
     }
 }
 

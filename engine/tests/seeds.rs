@@ -518,6 +518,105 @@ fn a_content_hash_collides_on_equal_content() {
     assert!(broken(&trace, Invariant::NoSuccessWithoutEffect).is_some());
 }
 
+/// 001: a content hash done right, over the fields that make an event unique (here a sequence
+/// number the source assigns): a redelivery matches, a look-alike payment does not. Add a
+/// per-delivery field (the tick it was received at) and the redelivery no longer matches.
+#[test]
+fn a_hash_of_the_unique_fields_matches_redeliveries_a_received_at_does_not() {
+    let mut sample = scenario(BATCH);
+    sample.operations[1].payload = sample.operations[0].payload.clone();
+    for (sequence, operation) in sample.operations.iter_mut().enumerate() {
+        operation
+            .payload
+            .insert("seq".into(), lab_engine::Scalar::Int(sequence as i64));
+    }
+    sample.faults = vec![
+        toml::from_str("fault = \"deliver_twice\"\nat = \"receive\"\nnth = 1")
+            .expect("a fault rule parses"),
+    ];
+    sample.switches.key = lab_engine::KeySource::ContentHash;
+    let trace = Engine::run(sample.clone()).unwrap();
+    assert!(
+        all_hold(&trace),
+        "the look-alike is kept, the redelivery skipped"
+    );
+    assert_eq!(last(&trace).table_rows("evt-2"), 1);
+    sample.switches.key = lab_engine::KeySource::HashWithReceivedAt;
+    let trace = Engine::run(sample.clone()).unwrap();
+    assert_eq!(
+        last(&trace).table_rows("evt-1"),
+        2,
+        "the redelivery is written again"
+    );
+    assert!(broken(&trace, Invariant::OneEffect).is_some());
+    assert_eq!(
+        Engine::run(sample).unwrap(),
+        trace,
+        "the key of a delivery is a function of the scenario"
+    );
+}
+
+/// 001: check the key against malformed events: two events without the source's id both get
+/// the key `"None"`, and the second is dropped as done; a hash of their fields keeps both.
+#[test]
+fn events_without_an_id_collide_on_a_source_id_key() {
+    let mut malformed = scenario(BATCH);
+    malformed.operations[1].missing_id = true;
+    malformed.operations[2].missing_id = true;
+    let trace = Engine::run(malformed.clone()).unwrap();
+    assert_eq!(last(&trace).table_rows("evt-3"), 0);
+    assert!(broken(&trace, Invariant::NoSuccessWithoutEffect).is_some());
+    assert!(trace
+        .code
+        .iter()
+        .any(|line| line.contains("str(event.source_id)")));
+    malformed.switches.key = lab_engine::KeySource::ContentHash;
+    assert!(all_hold(&Engine::run(malformed).unwrap()));
+}
+
+/// 004: a UUID drawn once, when the intention is born, and saved: every attempt sends it, so a
+/// retry after a lost reply finds the first reservation; a UUID drawn per attempt does not.
+#[test]
+fn a_uuid_saved_with_the_intention_survives_a_retry() {
+    let mut retried = scenario(
+        r#"
+workflow = "reserve"
+seed = 3
+[[operations]]
+id = "order-1"
+[[operations]]
+id = "order-2"
+[[workers]]
+name = "page"
+runs = [{ op = "order-1" }, { op = "order-1" }, { op = "order-2" }]
+[[faults]]
+fault = "lose_reply"
+at = "provider.submit"
+nth = 1
+"#,
+    );
+    retried.switches.key = lab_engine::KeySource::FreshRandom;
+    assert!(broken(&Engine::run(retried.clone()).unwrap(), Invariant::OneEffect).is_some());
+    retried.switches.key = lab_engine::KeySource::SavedUuid;
+    let trace = Engine::run(retried.clone()).unwrap();
+    assert!(all_hold(&trace));
+    let keys: Vec<String> = last(&trace)
+        .provider
+        .iter()
+        .map(|record| record.key.to_string())
+        .collect();
+    assert_eq!(keys.len(), 2, "one reservation per intention");
+    assert_ne!(keys[0], keys[1], "a new intention draws a new key");
+    assert!(keys.iter().all(|key| key.starts_with("u-")));
+    retried.seed = 4;
+    let other = Engine::run(retried).unwrap();
+    assert_ne!(
+        last(&other).provider[0].key,
+        last(&trace).provider[0].key,
+        "drawn from the seed, not derived from the id"
+    );
+}
+
 /// 001: deduplicating on read leaves the duplicate in storage.
 #[test]
 fn dedup_on_read_leaves_duplicates_stored() {

@@ -95,7 +95,7 @@ fn set_operation_count(scenario: &mut Scenario, count: usize) {
         }
         scenario.operations.push(Operation {
             id: id.clone(),
-            payload: Default::default(),
+            ..Operation::default()
         });
         if let Some(worker) = scenario.workers.first_mut() {
             worker.runs.push(Run::of(&id));

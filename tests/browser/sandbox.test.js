@@ -181,6 +181,17 @@ describe('the sandbox', () => {
     await waitForText(() => tomlBox(page).inputValue(), /^require_key = false$/m, { what: 'the TOML text' });
     assert.ok(!replies(await exported('sandbox-no-key-accepted.toml')).includes('key_missing'), 'the provider takes it without a key');
 
+    // A UUID drawn once per intention and saved: the form offers it, and the engine sends it for
+    // OP-001; OP-002's run keeps the key it reuses on purpose.
+    await required.check();
+    await keySource.selectOption('saved_uuid');
+    await waitForText(() => tomlBox(page).inputValue(), /^key = "saved_uuid"$/m, { what: 'the TOML text' });
+    const sent = (await exported('sandbox-saved-uuid.toml')).events.map((event) => event.outcome).filter((outcome) => outcome.say === 'received').map((outcome) => outcome.key);
+    assert.match(sent[0], /^u-[0-9a-f]{8}$/, 'the saved UUID of OP-001');
+    assert.deepEqual(sent.slice(1), ['OP-001'], 'a run\'s own key wins over the key source');
+    await keySource.selectOption('none');
+    await waitForText(() => tomlBox(page).inputValue(), /^key = "none"$/m, { what: 'the TOML text' });
+
     // The owner of review items is the design's; an empty field means nobody.
     const owner = page.getByLabel('Review items are owned by (empty: nobody)');
     await owner.fill('  Billing team ');

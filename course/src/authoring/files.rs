@@ -205,6 +205,8 @@ pub(crate) struct TaskOptionFile {
     #[serde(default)]
     pub(crate) key: Option<lab_engine::KeySource>,
     #[serde(default)]
+    pub(crate) write: Option<lab_engine::WriteMode>,
+    #[serde(default)]
     pub(crate) policy: Option<lab_engine::Policy>,
     pub(crate) correct: bool,
     pub(crate) explain: String,

@@ -186,15 +186,23 @@ fn compile_choose(choose: &ChooseFile, here: &Here) -> Result<Task, String> {
 
 fn change_of(option: &TaskOptionFile) -> Result<DesignChange, String> {
     let name = &option.label;
-    match (option.switch, option.on, option.key, option.policy) {
-        (Some(switch), Some(on), None, None) => Ok(DesignChange::Switch { switch, on }),
-        (None, None, Some(key), None) => Ok(DesignChange::Key { key }),
-        (None, None, None, Some(policy)) => Ok(DesignChange::Policy { policy }),
-        (Some(_), None, None, None) => Err(format!(
+    let (switch, on, key, write, policy) = (
+        option.switch,
+        option.on,
+        option.key,
+        option.write,
+        option.policy,
+    );
+    match (switch, on, key, write, policy) {
+        (Some(switch), Some(on), None, None, None) => Ok(DesignChange::Switch { switch, on }),
+        (None, None, Some(key), None, None) => Ok(DesignChange::Key { key }),
+        (None, None, None, Some(write), None) => Ok(DesignChange::Write { write }),
+        (None, None, None, None, Some(policy)) => Ok(DesignChange::Policy { policy }),
+        (Some(_), None, None, None, None) => Err(format!(
             "option \"{name}\" names a switch but not on = true or false"
         )),
         _ => Err(format!(
-            "option \"{name}\" changes one thing: a switch (switch and on), a key or a policy"
+            "option \"{name}\" changes one thing: a switch (switch and on), a key, a write or a policy"
         )),
     }
 }
