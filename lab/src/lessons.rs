@@ -171,6 +171,59 @@ pub fn tasks(dir: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Prints the coverage map, idea by idea (`SOURCE: IDEA -> LESSON, "STEP", TASK`), once every
+/// mapping is found in the course of the map's folder and every idea has one; otherwise prints
+/// every problem and exits 1.
+pub fn coverage(file: &Path) -> ExitCode {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let checks = authoring::Checks {
+        explore: false,
+        build: false,
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(error) => {
+            return report(&[authoring::LessonError {
+                file: file.to_path_buf(),
+                line: 1,
+                column: 1,
+                message: format!("cannot read the file: {error}"),
+            }])
+        }
+    };
+    let loaded = match authoring::load_with(dir, checks) {
+        Ok(loaded) => loaded,
+        Err(errors) => return report(&errors),
+    };
+    let covered = match authoring::check_coverage(file, &text, &loaded.course) {
+        Ok(covered) => covered,
+        Err(errors) => return report(&errors),
+    };
+    let mut out = std::io::stdout().lock();
+    let mut steps = 0;
+    for idea in &covered {
+        for (lesson, step, task) in &idea.steps {
+            steps += 1;
+            if writeln!(
+                out,
+                "{}: {} -> {lesson}, \"{step}\", {task}",
+                idea.source, idea.item
+            )
+            .is_err()
+            {
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "ok: {} ideas, each run by the learner, at {steps} steps ({})",
+        covered.len(),
+        file.display()
+    );
+    ExitCode::SUCCESS
+}
+
 /// Prints a lesson's build task as a challenge link (`#/challenge/STATE`), checked as the page
 /// checks one it opens (the explorer's part aside: `lab check` did it for the lesson).
 pub fn challenge(args: crate::cli::ChallengeArgs) -> ExitCode {
