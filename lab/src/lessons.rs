@@ -171,9 +171,9 @@ pub fn tasks(dir: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Prints the coverage map, idea by idea (`SOURCE: IDEA -> LESSON, "STEP", TASK`), once every
-/// mapping is found in the course of the map's folder and every idea has one; otherwise prints
-/// every problem and exits 1.
+/// Prints the coverage map, idea by idea (`SOURCE: IDEA -> LESSON, "STEP", TASK`, or `-> not
+/// yet mapped`), checked against the course of the map's folder; then every mapping the course
+/// does not have and every idea not yet mapped, as errors, and exits 1 if there is one.
 pub fn coverage(file: &Path) -> ExitCode {
     let dir = file.parent().unwrap_or(Path::new("."));
     let checks = authoring::Checks {
@@ -195,30 +195,34 @@ pub fn coverage(file: &Path) -> ExitCode {
         Ok(loaded) => loaded,
         Err(errors) => return report(&errors),
     };
-    let covered = match authoring::check_coverage(file, &text, &loaded.course) {
-        Ok(covered) => covered,
-        Err(errors) => return report(&errors),
+    let coverage = match authoring::check_coverage(file, &text, &loaded.course) {
+        Ok(coverage) => coverage,
+        Err(error) => return report(&[error]),
     };
-    let mut out = std::io::stdout().lock();
-    let mut steps = 0;
-    for idea in &covered {
+    let mut lines = Vec::new();
+    for idea in &coverage.ideas {
+        if idea.steps.is_empty() {
+            lines.push(format!("{}: {} -> not yet mapped", idea.source, idea.item));
+        }
         for (lesson, step, task) in &idea.steps {
-            steps += 1;
-            if writeln!(
-                out,
+            lines.push(format!(
                 "{}: {} -> {lesson}, \"{step}\", {task}",
                 idea.source, idea.item
-            )
-            .is_err()
-            {
-                return ExitCode::FAILURE;
-            }
+            ));
         }
     }
+    let mut out = std::io::stdout().lock();
+    if lines.iter().any(|line| writeln!(out, "{line}").is_err()) {
+        return ExitCode::FAILURE;
+    }
+    if !coverage.errors.is_empty() {
+        return report(&coverage.errors);
+    }
+    let steps: usize = coverage.ideas.iter().map(|idea| idea.steps.len()).sum();
     let _ = writeln!(
         out,
         "ok: {} ideas, each run by the learner, at {steps} steps ({})",
-        covered.len(),
+        coverage.ideas.len(),
         file.display()
     );
     ExitCode::SUCCESS

@@ -63,17 +63,22 @@ pub struct Covered {
     pub steps: Vec<(String, String, String)>,
 }
 
+/// The map as checked: every idea with the steps found for it, and every problem.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub ideas: Vec<Covered>,
+    /// A mapping whose lesson, step or task the course does not have, and every idea not yet
+    /// mapped; empty when the map is complete.
+    pub errors: Vec<LessonError>,
+}
+
 /// Reads the coverage map at `path` and checks every mapping against `course`: the lesson exists,
 /// it has a step with that title, and that step has a task (or a question) of that kind. Returns
-/// every idea with its steps, or every error found: a missing lesson, step or task, and every idea
-/// not yet mapped.
-pub fn check_coverage(
-    path: &Path,
-    text: &str,
-    course: &Course,
-) -> Result<Vec<Covered>, Vec<LessonError>> {
+/// every idea with the steps found for it, and every problem: a missing lesson, step or task, and
+/// every idea not yet mapped. A file that is not a coverage map is an error alone.
+pub fn check_coverage(path: &Path, text: &str, course: &Course) -> Result<Coverage, LessonError> {
     let file: CoverageFile =
-        toml::from_str(text).map_err(|error| vec![toml_error(path, text, &error)])?;
+        toml::from_str(text).map_err(|error| toml_error(path, text, &error))?;
     let mut errors = Vec::new();
     if *file.format.get_ref() != 1 {
         errors.push(at(
@@ -122,10 +127,10 @@ pub fn check_coverage(
             steps,
         });
     }
-    match errors.is_empty() {
-        true => Ok(covered),
-        false => Err(errors),
-    }
+    Ok(Coverage {
+        ideas: covered,
+        errors,
+    })
 }
 
 /// Whether the course has the mapping's lesson, step and task; otherwise what is missing.

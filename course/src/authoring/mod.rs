@@ -35,7 +35,7 @@ pub use crate::build_task::HOLD_SHARE_WARNING_PERCENT;
 pub use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 pub use crate::rich::unsafe_address;
 pub use check::{check_design, check_explored, explore_text};
-pub use coverage::{check_coverage, Covered, COVERAGE};
+pub use coverage::{check_coverage, Coverage, Covered, COVERAGE};
 pub use error::LessonError;
 pub use files::MANIFEST;
 pub use load::{
