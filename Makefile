@@ -48,6 +48,7 @@ structure:
 test-native:
 	cargo test --workspace
 	cargo run --quiet -p lab -- check lessons
+	cargo run --quiet -p lab -- coverage lessons/coverage.toml
 
 test-browser:
 	cd tests/browser && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout

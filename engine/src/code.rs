@@ -106,8 +106,16 @@ fn policy_summary(policy: &RetryPolicy) -> String {
         0 => String::new(),
         ticks => format!(", deadline {ticks} ticks"),
     };
+    let budget = match policy.retry_ratio_permille {
+        0 => String::new(),
+        permille => format!(
+            ", retries at most {}.{}% of this client's requests",
+            permille / 10,
+            permille % 10
+        ),
+    };
     format!(
-        "# retry policy: {} attempts{layers}, {backoff} backoff from {} ticks, {jitter} jitter, cap {}{deadline}",
+        "# retry policy: {} attempts{layers}, {backoff} backoff from {} ticks, {jitter} jitter, cap {}{deadline}{budget}",
         policy.attempts_max, policy.delay_base_ticks, policy.delay_cap_ticks
     )
 }

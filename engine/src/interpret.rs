@@ -1143,6 +1143,11 @@ impl Task {
             step.flags.resubmitted = job.status.is_success();
             job.attempts += 1;
         }
+        if context.scenario.switches.retry.retry_ratio_permille > 0 {
+            context
+                .world
+                .count_submit(context.lane, self.regs.attempts == 0);
+        }
         self.regs.attempts += 1;
         context.world.count_deepest_call();
         let config = context.scenario.provider.clone();
@@ -1280,7 +1285,11 @@ impl Task {
             .structure
             .handler_for(&program.lines, self.pc as usize, error)
             .is_some_and(|handler| program.body_has(handler, Block::Sleep));
-        let allowed = backs_off && retrying_layer.is_some() && in_time;
+        let within_budget = match policy.retry_ratio_permille {
+            0 => true,
+            ratio => context.world.retry_within_budget(context.lane, ratio),
+        };
+        let allowed = backs_off && retrying_layer.is_some() && in_time && within_budget;
         if allowed {
             regs.tries[layer] += 1;
             regs.last_delays[layer] = delay;

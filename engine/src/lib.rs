@@ -80,11 +80,11 @@ pub use scenario::{
     RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, Switches, WorkerPlan, WriteMode,
     ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
-pub use switch::Switch;
+pub use switch::{Switch, RETRY_BUDGET_PERMILLE};
 pub use text::Text;
 pub use trace::{Event, Stop, Trace, TRACE_FORMAT};
 pub use workflow::{build_retry_batch, Declaration, WorkflowKind};
 pub use world::{
-    Change, Effect, InFlight, JobRow, JobStatus, ProviderRecord, Review, Row, Table, WorkerState,
-    WorkerView, World, WriteOutcome,
+    Change, Effect, InFlight, JobRow, JobStatus, ProviderRecord, RetryLedger, Review, Row, Table,
+    WorkerState, WorkerView, World, WriteOutcome,
 };

@@ -340,6 +340,15 @@ pub struct RetryPolicy {
     /// fast. Default false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub single_layer: bool,
+    /// A retry budget per client (per worker), in thousandths: a retry starts only while the
+    /// worker's retries, this one included, stay within this share of its requests (the runs'
+    /// first submits so far). 100 is the SRE book's 10%. 0, the default, sets no budget.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retry_ratio_permille: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 impl Default for RetryPolicy {
@@ -354,6 +363,7 @@ impl Default for RetryPolicy {
             deadline_ticks: 0,
             layers: 1,
             single_layer: false,
+            retry_ratio_permille: 0,
         }
     }
 }

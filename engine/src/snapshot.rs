@@ -169,7 +169,8 @@ impl Snapshot {
             Change::ModelCalls { .. }
             | Change::Progress { .. }
             | Change::DeepestCalls { .. }
-            | Change::Cancelled { .. } => self.counts.apply(change),
+            | Change::Cancelled { .. }
+            | Change::RetryLedger { .. } => self.counts.apply(change),
             Change::Worker { worker, .. } => self.workers[*worker as usize].0.apply(change),
             Change::Result { worker, result } => {
                 let (_, results) = &mut self.workers[*worker as usize];

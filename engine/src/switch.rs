@@ -25,7 +25,12 @@ pub enum Switch {
     DedupOnWrite,
     StableKey,
     SingleLayer,
+    RetryBudget,
 }
+
+/// The retry budget the switch `retry_budget` sets: retries at most 10% of a client's requests,
+/// the per-client ratio of the SRE book's "Handling Overload".
+pub const RETRY_BUDGET_PERMILLE: u32 = 100;
 
 impl Switch {
     /// What the toggle says when it is on.
@@ -47,6 +52,7 @@ impl Switch {
             Switch::DedupOnWrite => "Deduplicate on write (not on read)",
             Switch::StableKey => "Key from the source's id (not fresh per attempt)",
             Switch::SingleLayer => "Retry at one layer only (the inner layers fail fast)",
+            Switch::RetryBudget => "Retry budget: retries at most 10% of each client's requests",
         }
     }
 
@@ -55,6 +61,7 @@ impl Switch {
     pub fn applies(self, scenario: &Scenario) -> bool {
         match self {
             Switch::SingleLayer => scenario.switches.retry.layers > 1,
+            Switch::RetryBudget => scenario.switches.retry.attempts_max > 1,
             _ => true,
         }
     }
@@ -80,6 +87,7 @@ impl Switch {
             Switch::DedupOnWrite => design.dedup_on_write,
             Switch::StableKey => design.key == KeySource::SourceId,
             Switch::SingleLayer => design.retry.single_layer,
+            Switch::RetryBudget => design.retry.retry_ratio_permille > 0,
         }
     }
 
@@ -112,6 +120,9 @@ impl Switch {
             Switch::Resume => design.resume = on,
             Switch::DedupOnWrite => design.dedup_on_write = on,
             Switch::SingleLayer => design.retry.single_layer = on,
+            Switch::RetryBudget => {
+                design.retry.retry_ratio_permille = if on { RETRY_BUDGET_PERMILLE } else { 0 };
+            }
             Switch::StableKey => {
                 design.key = if on {
                     KeySource::SourceId

@@ -39,6 +39,12 @@ impl Scenario {
             1,
             LAYERS_MAX.into(),
         )?;
+        range(
+            "switches.retry.retry_ratio_permille",
+            retry.retry_ratio_permille.into(),
+            0,
+            1000,
+        )?;
         // Ticks are bounded so every sum of them stays far from u32::MAX.
         let ticks = [
             ("switches.retry.delay_base_ticks", retry.delay_base_ticks),

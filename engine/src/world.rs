@@ -525,6 +525,18 @@ pub struct Counts {
     /// The workers whose cancel flag is up (by position). Each worker checks its own flag between
     /// steps: cancelling one job stops that job, not a person's later recovery of it.
     pub cancelled: BTreeSet<u32>,
+    /// By worker lane, its requests and retries, kept only under a retry budget
+    /// (`retry_ratio_permille`): what the budget is checked against.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub retry_ledger: BTreeMap<Text, RetryLedger>,
+}
+
+/// A client's submits under a retry budget: its requests (each run's first submit) and its
+/// retries (every later submit of a run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetryLedger {
+    pub requests: u32,
+    pub retries: u32,
 }
 
 impl Counts {
@@ -536,6 +548,9 @@ impl Counts {
             Change::DeepestCalls { value } => self.deepest_calls = *value,
             Change::Cancelled { worker } => {
                 self.cancelled.insert(*worker);
+            }
+            Change::RetryLedger { lane, ledger } => {
+                self.retry_ledger.insert(lane.clone(), *ledger);
             }
             _ => {}
         }
@@ -628,6 +643,11 @@ pub enum Change {
     /// The cancel flag of the worker at this position went up.
     Cancelled {
         worker: u32,
+    },
+    /// A worker's requests and retries under a retry budget.
+    RetryLedger {
+        lane: Text,
+        ledger: RetryLedger,
     },
     /// A worker's state, operation or run number changed.
     Worker {
@@ -1078,6 +1098,34 @@ impl World {
         self.record(|| Change::DeepestCalls { value });
     }
 
+    /// A submit of the worker on `lane`, under a retry budget: a request when it is its run's
+    /// first, else a retry.
+    pub(crate) fn count_submit(&mut self, lane: &Text, first: bool) {
+        let ledger = self.counts.retry_ledger.entry(lane.clone()).or_default();
+        match first {
+            true => ledger.requests += 1,
+            false => ledger.retries += 1,
+        }
+        let ledger = *ledger;
+        self.record(|| Change::RetryLedger {
+            lane: lane.clone(),
+            ledger,
+        });
+    }
+
+    /// Whether one more retry of the worker on `lane` stays within `ratio_permille` of its
+    /// requests.
+    pub fn retry_within_budget(&self, lane: &Text, ratio_permille: u32) -> bool {
+        let ledger = self
+            .counts
+            .retry_ledger
+            .get(lane)
+            .copied()
+            .unwrap_or_default();
+        u64::from(ledger.retries + 1) * 1000
+            <= u64::from(ratio_permille) * u64::from(ledger.requests)
+    }
+
     /// The external progress counter moves.
     pub(crate) fn set_progress(&mut self, value: u32) {
         if self.counts.progress != value {
@@ -1166,7 +1214,8 @@ impl World {
             Change::ModelCalls { .. }
             | Change::Progress { .. }
             | Change::DeepestCalls { .. }
-            | Change::Cancelled { .. } => self.counts.apply(change),
+            | Change::Cancelled { .. }
+            | Change::RetryLedger { .. } => self.counts.apply(change),
             Change::Worker { worker, .. } => self.workers[*worker as usize].apply(change),
             Change::Result { worker, result } => {
                 self.workers[*worker as usize].results.push(result.clone());
@@ -1553,6 +1602,10 @@ pub(crate) fn hash_world(world: &World, hasher: &mut Fingerprint) {
     ];
     for pair in words.chunks_exact(2) {
         hasher.write_pair(pair[0], pair[1]);
+    }
+    for (lane, ledger) in &world.counts.retry_ledger {
+        hasher.write_text(lane);
+        hasher.write_pair(u64::from(ledger.requests), u64::from(ledger.retries));
     }
     for request in &world.in_flight {
         hasher.write_text(&request.key);

@@ -99,6 +99,7 @@ prop_compose! {
         deadline_ticks in 0u32..=40,
         layers in 1u32..=3,
         single_layer in any::<bool>(),
+        retry_ratio_permille in select(vec![0u32, 100, 500]),
     ) -> RetryPolicy {
         RetryPolicy {
             attempts_max,
@@ -110,6 +111,7 @@ prop_compose! {
             deadline_ticks,
             layers,
             single_layer,
+            retry_ratio_permille,
         }
     }
 }

@@ -33,6 +33,10 @@ pub enum Command {
     Check(CheckArgs),
     /// Print every lesson's tasks, checked, one JSON line each.
     Tasks(LessonsArgs),
+    /// Print the coverage map (each idea of the sources -> lesson, step, task), checked against
+    /// the lessons of FILE's folder; exit 1 naming every idea not yet mapped and every mapping
+    /// whose lesson, step or task does not exist.
+    Coverage(CoverageArgs),
     /// Print a link to a lesson's build task as a challenge (the page's challenge builder opens
     /// it too, with `#/make-challenge/` in place of `#/challenge/`).
     Challenge(ChallengeArgs),
@@ -117,6 +121,13 @@ pub struct LessonsArgs {
     /// The lessons folder: `course.toml` and one TOML file per lesson.
     #[arg(default_value = "lessons")]
     pub dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct CoverageArgs {
+    /// The coverage map; the lessons are those of its folder.
+    #[arg(default_value = "lessons/coverage.toml")]
+    pub file: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -171,6 +171,63 @@ pub fn tasks(dir: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Prints the coverage map, idea by idea (`SOURCE: IDEA -> LESSON, "STEP", TASK`, or `-> not
+/// yet mapped`), checked against the course of the map's folder; then every mapping the course
+/// does not have and every idea not yet mapped, as errors, and exits 1 if there is one.
+pub fn coverage(file: &Path) -> ExitCode {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let checks = authoring::Checks {
+        explore: false,
+        build: false,
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(error) => {
+            return report(&[authoring::LessonError {
+                file: file.to_path_buf(),
+                line: 1,
+                column: 1,
+                message: format!("cannot read the file: {error}"),
+            }])
+        }
+    };
+    let loaded = match authoring::load_with(dir, checks) {
+        Ok(loaded) => loaded,
+        Err(errors) => return report(&errors),
+    };
+    let coverage = match authoring::check_coverage(file, &text, &loaded.course) {
+        Ok(coverage) => coverage,
+        Err(error) => return report(&[error]),
+    };
+    let mut lines = Vec::new();
+    for idea in &coverage.ideas {
+        if idea.steps.is_empty() {
+            lines.push(format!("{}: {} -> not yet mapped", idea.source, idea.item));
+        }
+        for (lesson, step, task) in &idea.steps {
+            lines.push(format!(
+                "{}: {} -> {lesson}, \"{step}\", {task}",
+                idea.source, idea.item
+            ));
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    if lines.iter().any(|line| writeln!(out, "{line}").is_err()) {
+        return ExitCode::FAILURE;
+    }
+    if !coverage.errors.is_empty() {
+        return report(&coverage.errors);
+    }
+    let steps: usize = coverage.ideas.iter().map(|idea| idea.steps.len()).sum();
+    let _ = writeln!(
+        out,
+        "ok: {} ideas, each run by the learner, at {steps} steps ({})",
+        coverage.ideas.len(),
+        file.display()
+    );
+    ExitCode::SUCCESS
+}
+
 /// Prints a lesson's build task as a challenge link (`#/challenge/STATE`), checked as the page
 /// checks one it opens (the explorer's part aside: `lab check` did it for the lesson).
 pub fn challenge(args: crate::cli::ChallengeArgs) -> ExitCode {

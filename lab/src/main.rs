@@ -8,6 +8,7 @@
 //!   the shortest counterexample.
 //! - `lab check [DIR]`: checks every lesson under DIR (default `lessons`), the explorer included.
 //! - `lab tasks [DIR]`: the checked lessons' tasks, one JSON line each.
+//! - `lab coverage [FILE]`: the map of the sources' ideas to the steps that run them, checked.
 //! - `lab challenge FILE`: a lesson's build task as a challenge link.
 //! - `lab generate`: a batch scenario of N records, the engine's reference load.
 //! - `lab retries`: retry policies under contention, or stacked retry layers.
@@ -17,7 +18,8 @@
 //!
 //! 1. `cli` (every command and option, with clap) and `target` (a file's scenarios, and lesson
 //!    errors printed at their file, line and column).
-//! 2. One module a command: `run`, `explore`, `lessons` (`check`, `tasks` and `challenge`),
+//! 2. One module a command: `run`, `explore`, `lessons` (`check`, `tasks`, `coverage` and
+//!    `challenge`),
 //!    `retries`, and
 //!    `generate` here.
 //! 3. `main`: the command line to its command.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::Explore(args) => explore::explore(args),
         Command::Check(args) => lessons::check(&args.path),
         Command::Tasks(args) => lessons::tasks(&args.dir),
+        Command::Coverage(args) => lessons::coverage(&args.file),
         Command::Challenge(args) => lessons::challenge(args),
         Command::Generate(args) => generate(args),
         Command::Retries(args) => retries::retries(args),

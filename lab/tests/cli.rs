@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Each command and what its help must name.
-const COMMANDS: [(&str, &[&str]); 7] = [
+const COMMANDS: [(&str, &[&str]); 8] = [
     ("run", &["--seed", "--json", "--design", "--switch"]),
     (
         "explore",
@@ -21,6 +21,7 @@ const COMMANDS: [(&str, &[&str]); 7] = [
     ),
     ("check", &["[DIR|FILE]", "[default: lessons]"]),
     ("tasks", &["[DIR]", "[default: lessons]"]),
+    ("coverage", &["[FILE]", "[default: lessons/coverage.toml]"]),
     ("challenge", &["<FILE>", "--part", "--title", "--brief"]),
     (
         "generate",
@@ -204,4 +205,144 @@ fn explore_reports_in_the_shared_words() {
     );
     assert!(report.contains(": broken ("), "{report}");
     assert!(report.contains("-- Shortest counterexample: "), "{report}");
+}
+
+/// A course of one lesson (a crash after the submit; a blind design and a safe one) with a
+/// coverage map: `MAP_HEAD`, the first idea's mappings ((lesson, step title), task), then `rest`;
+/// in a folder of its own. Returns the map's path.
+fn course_with_map(name: &str, mappings: &[((&str, &str), &str)], rest: &str) -> PathBuf {
+    let lines: String = mappings
+        .iter()
+        .map(|((lesson, step), task)| {
+            format!("  {{ lesson = \"{lesson}\", step = \"{step}\", task = \"{task}\" }},\n")
+        })
+        .collect();
+    let map = format!("{MAP_HEAD}{lines}]\n{rest}");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-coverage-{name}"));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let files = [
+        (
+            "course.toml",
+            "format = 1\ntitle = \"Scratch\"\n\n[[sections]]\ntitle = \"Crashes\"\nlessons = [\"crash\"]\n",
+        ),
+        ("01-crash.toml", CRASH_LESSON),
+        ("coverage.toml", &map),
+    ];
+    for (file, contents) in files {
+        std::fs::write(dir.join(file), contents).expect("a scratch file");
+    }
+    dir.join("coverage.toml")
+}
+
+const CRASH_LESSON: &str = r#"id = "crash"
+title = "The worker died after the work"
+summary = "A crash between the submit and the checkpoint."
+minutes = 3
+
+[scenario]
+workflow = "reserve"
+operations = [{ id = "OP-7", payload = { item = "lamp" } }]
+workers = [{ name = "worker", runs = [{ op = "OP-7" }] }]
+faults = [{ fault = "crash", at = "journal.update", nth = 1 }]
+
+[[designs]]
+id = "blind"
+label = "Resubmit blindly"
+kind = "unsafe"
+scenario = { switches = { reconcile = false }, provider = { dedup = false } }
+
+[[designs]]
+id = "lookup"
+label = "Look it up first"
+kind = "safe"
+
+[[steps]]
+title = "The restart submits again"
+at = { broke = "one_effect", before = true }
+text = "The worker restarts and runs the same operation again."
+
+[steps.try]
+switch = "reconcile"
+on = true
+expect = "holds"
+
+[[steps.questions]]
+kind = "predict"
+prompt = "What will the second submit do?"
+options = [
+  { text = "Create a second record.", correct = true, explain = "Nothing looked first." },
+  { text = "Nothing: the first submit failed.", correct = false, explain = "It succeeded; the crash came after it." },
+]
+"#;
+
+/// A coverage map's first lines: its format, and one idea whose mappings follow.
+const MAP_HEAD: &str = r#"format = 1
+
+[[items]]
+source = "seed 002"
+item = "reconcile before resubmitting"
+map = [
+"#;
+
+#[test]
+fn coverage_prints_the_map_when_every_idea_is_run() {
+    let restart = ("crash", "The restart submits again");
+    let map = course_with_map("complete", &[(restart, "switch"), (restart, "predict")], "");
+    let out = lab(&["coverage", map.to_str().expect("a UTF-8 path")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(
+        printed.starts_with(
+            "seed 002: reconcile before resubmitting -> crash, \"The restart submits again\", switch\n\
+             seed 002: reconcile before resubmitting -> crash, \"The restart submits again\", predict\n"
+        ),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("ok: 1 ideas, each run by the learner, at 2 steps"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn coverage_names_every_missing_lesson_step_and_task_and_every_idea_not_yet_mapped() {
+    let restart = ("crash", "The restart submits again");
+    let mappings = [
+        (restart, "predict"),
+        (("no-such-lesson", restart.1), "predict"),
+        (("crash", "No such step"), "predict"),
+        (restart, "build"),
+        (restart, "quiz"),
+    ];
+    let map = course_with_map(
+        "broken",
+        &mappings,
+        r#"
+[[items]]
+source = "issue 24"
+item = "a content-hash key"
+pending = "on another branch"
+map = []
+"#,
+    );
+    let path = map.to_str().expect("a UTF-8 path");
+    let out = lab(&["coverage", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let printed = text(&out.stdout);
+    assert!(
+        printed.contains("issue 24: a content-hash key -> not yet mapped\n"),
+        "{printed}"
+    );
+    assert!(!printed.contains("ok:"), "{printed}");
+    let errors = text(&out.stderr);
+    for expected in [
+        format!("error: {path}:8:3: \"reconcile before resubmitting\": lesson \"no-such-lesson\" does not exist"),
+        format!("error: {path}:9:3: \"reconcile before resubmitting\": lesson \"crash\" has no step \"No such step\""),
+        format!("error: {path}:10:3: \"reconcile before resubmitting\": step \"The restart submits again\" of lesson \"crash\" has no build task (it has: switch, predict)"),
+        format!("error: {path}:11:3: \"reconcile before resubmitting\": task \"quiz\" is not a kind of task or question"),
+        format!("error: {path}:16:8: \"a content-hash key\" is not yet mapped: no step runs it (on another branch)"),
+    ] {
+        assert!(errors.contains(&expected), "{expected}\nin:\n{errors}");
+    }
+    assert!(errors.ends_with("5 error(s)\n"), "{errors}");
 }

@@ -9,6 +9,9 @@ use crate::model::{DesignKind, Expect, QuestionKind, TryExpect};
 /// The manifest's file name inside the lessons folder.
 pub const MANIFEST: &str = "course.toml";
 
+/// The coverage map's file name inside the lessons folder: not a lesson, so the loader skips it.
+pub const COVERAGE: &str = "coverage.toml";
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ManifestFile {

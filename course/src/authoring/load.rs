@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use super::check::{check_design, check_explored, check_prerequisites, order};
 use super::error::{at, LessonError};
-use super::files::{DesignFile, ExploreFile, LessonFile, ManifestFile, MANIFEST};
+use super::files::{DesignFile, ExploreFile, LessonFile, ManifestFile, COVERAGE, MANIFEST};
 use super::minutes::estimate;
 use super::options::{longest_correct, longest_warning};
 use super::steps::compile_steps;
@@ -162,7 +162,10 @@ fn lesson_files(dir: &Path) -> Result<Vec<PathBuf>, LessonError> {
         .filter_map(Result::ok)
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
-        .filter(|path| path.file_name().is_some_and(|name| name != MANIFEST))
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name != MANIFEST && name != COVERAGE)
+        })
         .collect();
     files.sort();
     Ok(files)

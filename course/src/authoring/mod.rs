@@ -16,9 +16,12 @@
 //!    shares).
 //! 5. [`steps`] (each step compiled: its place, questions, addresses and task).
 //! 6. [`load`] (reading the files, running each design, and all of the above in turn).
+//! 7. [`coverage`] (the map of the sources' ideas to the steps that run them, checked against the
+//!    loaded course).
 
 mod build;
 mod check;
+mod coverage;
 mod cursor;
 mod error;
 mod files;
@@ -32,6 +35,7 @@ pub use crate::build_task::HOLD_SHARE_WARNING_PERCENT;
 pub use crate::markdown::{inline_markdown, markdown, plain_text, unsafe_addresses};
 pub use crate::rich::unsafe_address;
 pub use check::{check_design, check_explored, explore_text};
+pub use coverage::{check_coverage, Coverage, Covered, COVERAGE};
 pub use error::LessonError;
 pub use files::MANIFEST;
 pub use load::{

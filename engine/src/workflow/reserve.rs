@@ -56,6 +56,7 @@ pub(super) const SWITCHES: &[S] = &[
     S::ProviderLookup,
     S::StableKey,
     S::SingleLayer,
+    S::RetryBudget,
 ];
 
 pub(super) static DECLARATION: Declaration = Declaration {

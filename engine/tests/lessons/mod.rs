@@ -55,7 +55,10 @@ pub fn lessons() -> Vec<LessonDesign> {
         .expect("lessons folder")
         .map(|entry| entry.expect("entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
-        .filter(|path| path.file_name().is_some_and(|name| name != "course.toml"))
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name != "course.toml" && name != "coverage.toml")
+        })
         .collect();
     files.sort();
     let mut found = Vec::new();
