@@ -8,7 +8,8 @@
 //! 1. Leaves, with no UI: `route` (every address), `course` (the course's outline, and each
 //!    lesson's file fetched when asked for), `format`
 //!    (counts), `download`, `frames`, `panic`, `svg_export`, `board` (a build task's board as
-//!    data), `worker_module` and `search` (a search in the second module). The clock is
+//!    data), `worker_module`, `search` (a search in the second module) and `text_worker` (the
+//!    sandbox's TOML, read and written in the second module). The clock is
 //!    `lab_worker::clock`, the one both modules read.
 //! 2. `store`: saved progress, settings and the sandbox, and the app's context that holds them;
 //!    `sandbox`, the sandbox's own state.
@@ -36,6 +37,7 @@ mod sandbox;
 mod search;
 mod store;
 mod svg_export;
+mod text_worker;
 mod worker_module;
 
 use wasm_bindgen::JsCast;

@@ -1,7 +1,9 @@
 //! The sandbox's state: one scenario shown two ways, as forms and as TOML text, kept in step. The
 //! lab always runs the last valid scenario; text that does not read keeps its errors beside it
-//! until it does. The reducer does no IO: saving and the timer that checks typed text are the
-//! page's effects.
+//! until it does. The reducer does no IO: the TOML is read and written by the lab's second
+//! module (`crate::text_worker`), whose answers come back as actions, and saving and the timer
+//! that checks typed text are the page's effects. A change made in the forms runs at once; its
+//! text follows when the worker has written it ([`Sandbox::writing`]).
 //!
 //! A scenario the learner did not make (a link opened, a counterexample the explorer found and
 //! the learner opened) becomes the scenario the forms and the text show, so what they edit is
@@ -11,7 +13,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use lab_course::scenario_text::{self, TextError};
+use lab_course::scenario_text::TextError;
 use lab_engine::{Operation, Run, Scenario, WorkerPlan, WorkflowKind};
 use yew::Reducible;
 
@@ -31,6 +33,9 @@ pub struct Sandbox {
     pub text_revision: u32,
     /// Whether `text` has been read since it last changed.
     pub checked: bool,
+    /// The scenario changed outside the text (the forms, a start, a link): `text` is the one
+    /// before, until the worker's text of `scenario` comes ([`SandboxAction::Written`]).
+    pub writing: bool,
     /// Why `text` is not the running scenario.
     pub error: Option<TextError>,
     /// Why the last edit in the forms was refused.
@@ -63,12 +68,21 @@ pub enum Shown {
 pub enum SandboxAction {
     /// A form changed the scenario, or the learner chose a design to start from.
     Edit(Scenario),
-    /// The learner typed in the text box; the text is read when they pause (`Check`).
+    /// The learner typed in the text box; the text is read when they pause.
     Type(String),
-    /// Read the typed text now.
-    Check,
-    /// A file the learner chose, with its name.
-    Import { name: String, text: String },
+    /// What the worker read of the text at `revision` (of `text_revision`).
+    Read {
+        revision: u32,
+        result: Result<Scenario, TextError>,
+    },
+    /// The worker's text of the scenario at `revision` (of `scenario_revision`).
+    Written { revision: u32, text: String },
+    /// A file the learner chose, with its name, and what the worker read of it.
+    Imported {
+        name: String,
+        text: String,
+        result: Result<Scenario, TextError>,
+    },
     /// A chosen file could not be read at all; the message says why.
     ImportFailed(String),
     /// Show a scenario the learner did not make, keeping theirs to go back to.
@@ -100,14 +114,15 @@ pub fn blank(workflow: WorkflowKind) -> Scenario {
 }
 
 impl Sandbox {
-    /// A sandbox showing `scenario`, its text written from it.
+    /// A sandbox running `scenario`, its text to be written by the worker.
     pub fn new(scenario: Scenario) -> Sandbox {
         Sandbox {
-            text: scenario_text::write(&scenario).into(),
+            text: "".into(),
             scenario: Arc::new(scenario),
             scenario_revision: 0,
             text_revision: 0,
             checked: true,
+            writing: true,
             error: None,
             form_error: None,
             import: None,
@@ -115,45 +130,39 @@ impl Sandbox {
         }
     }
 
-    /// The sandbox as saved: its text as the learner left it, and the scenario it ran. A first
-    /// visit gets `start`.
+    /// The sandbox as saved: its text as the learner left it, to be read again by the worker
+    /// (so its errors show), and the scenario it ran. A first visit gets `start`, and so does a
+    /// sandbox saved before scenarios were saved beside their text, until its text is read.
     pub fn restored(saved: &SavedSandbox, start: impl FnOnce() -> Scenario) -> Sandbox {
         if saved.text.is_empty() {
             return Sandbox::new(start());
         }
-        match scenario_text::parse(&saved.text) {
-            Ok(scenario) => Sandbox {
-                text: saved.text.as_str().into(),
-                ..Sandbox::new(scenario)
-            },
-            Err(error) => {
-                // Storage checked that the last valid text reads (SavedSandbox::check).
-                let last = saved
-                    .last_valid
-                    .as_deref()
-                    .and_then(|last| scenario_text::parse(last).ok())
-                    .unwrap_or_else(start);
-                Sandbox {
-                    text: saved.text.as_str().into(),
-                    error: Some(error),
-                    ..Sandbox::new(last)
-                }
-            }
+        let scenario = saved.scenario().unwrap_or_else(start);
+        Sandbox {
+            text: saved.text.as_str().into(),
+            checked: false,
+            writing: false,
+            ..Sandbox::new(scenario)
         }
     }
 
-    /// What to save: the text, and the running scenario's text while the text does not read.
+    /// What to save: the text as the learner left it and the scenario the lab runs.
     pub fn saved(&self) -> SavedSandbox {
-        SavedSandbox::new(&self.text, self.error.is_none(), || {
-            scenario_text::write(&self.scenario)
-        })
+        SavedSandbox::new(&self.text, &self.scenario)
     }
 
-    fn with_scenario(&self, scenario: Scenario, text: Rc<str>) -> Sandbox {
+    /// Whether the text and the scenario are settled, so saving them keeps both.
+    pub fn settled(&self) -> bool {
+        self.checked && !self.writing
+    }
+
+    /// `scenario` running; `text` its text, or None for the worker to write it.
+    fn with_scenario(&self, scenario: Scenario, text: Option<Rc<str>>) -> Sandbox {
         Sandbox {
             scenario: Arc::new(scenario),
             scenario_revision: self.scenario_revision.wrapping_add(1),
-            text,
+            writing: text.is_none(),
+            text: text.unwrap_or_else(|| Rc::clone(&self.text)),
             text_revision: self.text_revision.wrapping_add(1),
             checked: true,
             error: None,
@@ -175,19 +184,29 @@ impl Reducible for Sandbox {
     fn reduce(self: Rc<Self>, action: SandboxAction) -> Rc<Self> {
         match action {
             SandboxAction::Edit(scenario) => match scenario.validate() {
-                Ok(()) => {
-                    let text = scenario_text::write(&scenario).into();
-                    Rc::new(self.with_scenario(scenario, text))
-                }
+                Ok(()) => Rc::new(self.with_scenario(scenario, None)),
                 Err(error) => Rc::new(Sandbox {
                     form_error: Some(format!("That change was not made: {error}.")),
                     ..(*self).clone()
                 }),
             },
+            SandboxAction::Written { revision, text }
+                if self.writing && revision == self.scenario_revision =>
+            {
+                Rc::new(Sandbox {
+                    text: text.into(),
+                    text_revision: self.text_revision.wrapping_add(1),
+                    writing: false,
+                    ..(*self).clone()
+                })
+            }
+            // An answer for a scenario or a text since replaced.
+            SandboxAction::Written { .. } => self,
             SandboxAction::Type(text) => Rc::new(Sandbox {
                 text: text.into(),
                 text_revision: self.text_revision.wrapping_add(1),
                 checked: false,
+                writing: false,
                 form_error: None,
                 showing: None,
                 ..(*self).clone()
@@ -203,8 +222,7 @@ impl Reducible for Sandbox {
                     Some(showing) => Rc::clone(&showing.before),
                     None => Rc::clone(&self),
                 };
-                let text = scenario_text::write(&scenario).into();
-                let mut next = self.with_scenario(scenario, text);
+                let mut next = self.with_scenario(scenario, None);
                 next.showing = Some(Showing { what, before });
                 Rc::new(next)
             }
@@ -217,8 +235,12 @@ impl Reducible for Sandbox {
                     ..(*showing.before).clone()
                 }),
             },
-            SandboxAction::Check if self.checked => self,
-            SandboxAction::Check => match scenario_text::parse(&self.text) {
+            SandboxAction::Read { revision, .. }
+                if self.checked || revision != self.text_revision =>
+            {
+                self
+            }
+            SandboxAction::Read { result, .. } => match result {
                 // Unchanged in effect (white space, comments): the run stays as it is.
                 Ok(scenario) if scenario == *self.scenario => Rc::new(Sandbox {
                     checked: true,
@@ -229,7 +251,7 @@ impl Reducible for Sandbox {
                     let text = Rc::clone(&self.text);
                     Rc::new(Sandbox {
                         text_revision: self.text_revision,
-                        ..self.with_scenario(scenario, text)
+                        ..self.with_scenario(scenario, Some(text))
                     })
                 }
                 Err(error) => Rc::new(Sandbox {
@@ -242,9 +264,9 @@ impl Reducible for Sandbox {
                 import: Some(Err(message)),
                 ..(*self).clone()
             }),
-            SandboxAction::Import { name, text } => match scenario_text::parse(&text) {
+            SandboxAction::Imported { name, text, result } => match result {
                 Ok(scenario) => {
-                    let mut next = self.with_scenario(scenario, text.into());
+                    let mut next = self.with_scenario(scenario, Some(text.into()));
                     next.import = Some(Ok(format!("Imported {name}.")));
                     Rc::new(next)
                 }
@@ -265,24 +287,59 @@ impl Reducible for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lab_course::scenario_text;
 
     fn reduce(state: &Rc<Sandbox>, action: SandboxAction) -> Rc<Sandbox> {
         Rc::clone(state).reduce(action)
     }
 
+    /// The state once the worker has answered what it asks: the text written, or read.
+    fn answered(state: Rc<Sandbox>) -> Rc<Sandbox> {
+        if state.writing {
+            let text = scenario_text::write(&state.scenario);
+            let revision = state.scenario_revision;
+            return reduce(&state, SandboxAction::Written { revision, text });
+        }
+        if !state.checked {
+            let result = scenario_text::parse(&state.text);
+            let revision = state.text_revision;
+            return reduce(&state, SandboxAction::Read { revision, result });
+        }
+        state
+    }
+
     fn start() -> Rc<Sandbox> {
-        Rc::new(Sandbox::new(blank(WorkflowKind::Reserve)))
+        answered(Rc::new(Sandbox::new(blank(WorkflowKind::Reserve))))
     }
 
     #[test]
-    fn a_form_edit_rewrites_the_text() {
+    fn a_form_edit_runs_at_once_and_its_text_follows() {
         let state = start();
         let mut scenario = (*state.scenario).clone();
         scenario.seed = 42;
         let next = reduce(&state, SandboxAction::Edit(scenario.clone()));
-        assert!(next.text.contains("seed = 42"), "{}", next.text);
         assert_eq!(*next.scenario, scenario);
         assert_ne!(next.scenario_revision, state.scenario_revision);
+        assert!(
+            next.writing && !next.settled(),
+            "the text is the worker's to write"
+        );
+        assert_eq!(
+            next.text, state.text,
+            "the text before, until the worker's comes"
+        );
+        // An answer for an earlier scenario changes nothing.
+        let stale = reduce(
+            &next,
+            SandboxAction::Written {
+                revision: state.scenario_revision,
+                text: "stale".into(),
+            },
+        );
+        assert_eq!(stale, next);
+        let written = answered(next);
+        assert!(written.text.contains("seed = 42"), "{}", written.text);
+        assert!(written.settled());
     }
 
     #[test]
@@ -297,18 +354,30 @@ mod tests {
     }
 
     #[test]
-    fn typed_text_is_read_when_checked_and_errors_keep_the_last_valid_scenario() {
+    fn typed_text_is_read_by_the_worker_and_errors_keep_the_last_valid_scenario() {
         let state = start();
         let typed = state.text.replace("seed = 0", "seed = 9");
         let typing = reduce(&state, SandboxAction::Type(typed));
-        assert_eq!(typing.scenario, state.scenario, "not read before Check");
-        let read = reduce(&typing, SandboxAction::Check);
+        assert_eq!(
+            typing.scenario, state.scenario,
+            "not read before the worker answers"
+        );
+        // What the worker read of an earlier text is not this text's reading.
+        let earlier = reduce(
+            &typing,
+            SandboxAction::Read {
+                revision: state.text_revision,
+                result: Ok(blank(WorkflowKind::Notify)),
+            },
+        );
+        assert_eq!(earlier, typing);
+        let read = answered(typing);
         assert_eq!(read.scenario.seed, 9);
         assert_eq!(read.error, None);
 
         let broken = read.text.replace("seed = 9", "seed = nine");
         let typing = reduce(&read, SandboxAction::Type(broken.clone()));
-        let refused = reduce(&typing, SandboxAction::Check);
+        let refused = answered(typing);
         assert_eq!(
             refused.scenario, read.scenario,
             "the last valid scenario runs"
@@ -320,11 +389,13 @@ mod tests {
     #[test]
     fn a_bad_import_changes_nothing_and_says_where() {
         let state = start();
+        let text = "workflow = \"reserve\"\nseed = -\n".to_string();
         let next = reduce(
             &state,
-            SandboxAction::Import {
+            SandboxAction::Imported {
                 name: "mine.toml".into(),
-                text: "workflow = \"reserve\"\nseed = -\n".into(),
+                result: scenario_text::parse(&text),
+                text,
             },
         );
         assert_eq!(next.scenario, state.scenario);
@@ -341,13 +412,13 @@ mod tests {
         let state = start();
         let mut found = (*state.scenario).clone();
         found.seed = 99;
-        let shown = reduce(
+        let shown = answered(reduce(
             &state,
             SandboxAction::Show {
                 scenario: found.clone(),
                 what: Shown::Counterexample,
             },
-        );
+        ));
         assert_eq!(*shown.scenario, found, "the forms show it");
         assert!(shown.text.contains("seed = 99"), "{}", shown.text);
         assert!(!shown.saveable(), "the learner's stays saved");
@@ -367,7 +438,7 @@ mod tests {
         let back = reduce(&again, SandboxAction::Back);
         assert_eq!(back.scenario, state.scenario);
         assert_eq!(back.text, state.text);
-        assert!(back.saveable());
+        assert!(back.saveable() && back.settled());
         assert_ne!(back.scenario_revision, again.scenario_revision);
         // A change to the scenario on show makes it the learner's.
         let mut edited = (*shown.scenario).clone();
@@ -381,10 +452,15 @@ mod tests {
     fn saved_and_restored_it_is_the_same_sandbox() {
         let state = start();
         let typing = reduce(&state, SandboxAction::Type("workflow = ".into()));
-        let refused = reduce(&typing, SandboxAction::Check);
+        let refused = answered(typing);
         let restored = Sandbox::restored(&refused.saved(), || unreachable!("saved"));
-        assert_eq!(restored.scenario, refused.scenario);
+        assert_eq!(
+            restored.scenario, refused.scenario,
+            "without reading the text"
+        );
         assert_eq!(restored.text, refused.text);
-        assert_eq!(restored.error, refused.error);
+        let read = answered(Rc::new(restored));
+        assert_eq!(read.error, refused.error);
+        assert_eq!(read.scenario, refused.scenario);
     }
 }

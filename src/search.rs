@@ -90,6 +90,8 @@ impl Reducible for Status {
                 | Reply::Contended { .. }
                 | Reply::Counting { .. }
                 | Reply::Judged(_)
+                | Reply::Read { .. }
+                | Reply::Written { .. }
                 | Reply::Opened(_),
             )) => {
                 return self

@@ -8,7 +8,9 @@
 //! to a state of the lab. `names` looks the engine's enums up by their serde names, and `wording`
 //! puts the explorer's report in words, the same for `lab`, the checker and the app. With the
 //! `scenario-text` feature (TOML only), `scenario_text` reads and writes one bare scenario:
-//! `lab run` and the app's sandbox share it. With the `mutations` feature (tests only), `mutate`
+//! `lab run` and the app's sandbox (in its second module) share it; without it, only its errors'
+//! type. `payload_text` reads and writes a payload's one line of TOML by hand, for the sandbox's
+//! forms in the first module. With the `mutations` feature (tests only), `mutate`
 //! changes texts for the property tests of the app and of `lab`.
 //!
 //! `build_task` holds a build task to its promises (`lab check` and the challenge builder share
@@ -20,8 +22,8 @@
 //! The layers, from the bottom up; a module imports only from the layers below it (and the
 //! engine), and `scripts/structure.mjs` fails on any import cycle:
 //!
-//! 1. `model` (the compiled course), `names` (enums by name), `wording` (the report in words)
-//!    and `rich` (text as a tree): the engine only.
+//! 1. `model` (the compiled course), `names` (enums by name), `wording` (the report in words),
+//!    `rich` (text as a tree) and `payload_text` (a payload's line): the engine only.
 //! 2. `build_task` (a build task's promises), `share::whole` (a whole scenario in a link):
 //!    the model.
 //! 3. `challenge`, then `share` (links, a challenge among them), `scenario_text` (one
@@ -43,7 +45,7 @@ pub mod authoring;
 #[cfg(feature = "markdown")]
 pub mod markdown;
 
-#[cfg(feature = "scenario-text")]
+pub mod payload_text;
 pub mod scenario_text;
 
 #[cfg(feature = "mutations")]

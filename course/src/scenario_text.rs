@@ -1,18 +1,21 @@
 //! A bare scenario as TOML text: read with every error at its line and column, written back in
-//! the same form. `lab run FILE.toml` and the app's sandbox read scenarios through [`parse`], so
-//! both accept and reject the same texts with the same words. Needs only the `toml` crate, so it
-//! also compiles to WebAssembly (feature `scenario-text`).
+//! the same form. `lab run FILE.toml` and the app's sandbox (in the lab's second module) read
+//! scenarios through [`parse`], so both accept and reject the same texts with the same words.
+//! Reading and writing need the `toml` crate (feature `scenario-text`); [`TextError`] and
+//! [`line_column`] do not, so the page's first module shows errors without it.
 
 use std::fmt;
 
-use lab_engine::{Payload, Scenario, ScenarioError};
+#[cfg(feature = "scenario-text")]
+use lab_engine::{Scenario, ScenarioError};
+use serde::{Deserialize, Serialize};
 
 /// The longest scenario text read, in bytes: a generated batch of 10,000 records is about
 /// 1.3 MB, so this leaves room for the engine's 100,000-run cap without reading anything huge.
 pub const TEXT_BYTES_MAX: usize = 16 * 1024 * 1024;
 
 /// Why a scenario text cannot be used, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextError {
     /// 1-based line and column (in characters).
     pub line: u32,
@@ -32,6 +35,7 @@ impl fmt::Display for TextError {
 
 impl std::error::Error for TextError {}
 
+#[cfg(feature = "scenario-text")]
 /// The scenario a TOML text describes, checked by the engine's own rules
 /// ([`Scenario::validate`]). A rule the engine rejects is placed at the text it names, when the
 /// text names it once.
@@ -53,6 +57,7 @@ pub fn parse(text: &str) -> Result<Scenario, TextError> {
     Ok(scenario)
 }
 
+#[cfg(feature = "scenario-text")]
 /// The TOML text of a scenario; [`parse`] reads it back to the same scenario.
 pub fn write(scenario: &Scenario) -> String {
     // Every field of a scenario is a string, number, boolean, table or array of them, so TOML
@@ -60,30 +65,7 @@ pub fn write(scenario: &Scenario) -> String {
     toml::to_string(scenario).expect("a scenario is always representable in TOML")
 }
 
-/// A payload written as TOML's inline-table fields, `amount = 5, user = "ann"`, as the
-/// sandbox's forms show it.
-pub fn write_payload(payload: &Payload) -> String {
-    let table = toml::Value::try_from(payload).expect("a payload is a flat map of scalars");
-    let text = table.to_string();
-    // An inline table prints as `{ a = 1, b = 2 }`; the braces are the form's, not the learner's.
-    let inner = text.trim().trim_start_matches('{').trim_end_matches('}');
-    inner.trim().to_string()
-}
-
-/// The payload of `amount = 5, user = "ann"`; Err says what is wrong in words.
-pub fn parse_payload(text: &str) -> Result<Payload, String> {
-    #[derive(serde::Deserialize)]
-    struct Wrapped {
-        payload: Payload,
-    }
-    if text.contains('\n') {
-        return Err("a payload is written on one line".into());
-    }
-    toml::from_str::<Wrapped>(&format!("payload = {{ {text} }}"))
-        .map(|wrapped| wrapped.payload)
-        .map_err(|error| error.message().to_string())
-}
-
+#[cfg(feature = "scenario-text")]
 /// A TOML parse error at its position.
 pub fn toml_error(text: &str, error: &toml::de::Error) -> TextError {
     let offset = error.span().map(|span| span.start).unwrap_or(0);
@@ -121,6 +103,7 @@ pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
     (line, column)
 }
 
+#[cfg(feature = "scenario-text")]
 /// A broken engine rule, placed where the text says what the rule names.
 fn rule_error(text: &str, error: &ScenarioError) -> TextError {
     let offset = match error {
@@ -143,6 +126,7 @@ fn rule_error(text: &str, error: &ScenarioError) -> TextError {
     }
 }
 
+#[cfg(feature = "scenario-text")]
 /// The offset of line `line` (1-based) of the program written as `program = """..."""`: the
 /// program's first line is the one after the key's.
 fn program_line(text: &str, line: u32) -> Option<usize> {
@@ -154,6 +138,7 @@ fn program_line(text: &str, line: u32) -> Option<usize> {
     Some(offset)
 }
 
+#[cfg(feature = "scenario-text")]
 /// The byte offsets of `"value"` (TOML's basic string) in `text`.
 fn quoted<'a>(text: &'a str, value: &str) -> impl Iterator<Item = usize> + 'a {
     let needle = format!("\"{value}\"");
@@ -163,6 +148,7 @@ fn quoted<'a>(text: &'a str, value: &str) -> impl Iterator<Item = usize> + 'a {
         .into_iter()
 }
 
+#[cfg(feature = "scenario-text")]
 /// The offset of the line that sets the last part of a dotted field name (`attempts_max` of
 /// `design.retry.attempts_max`), if a line starts with it.
 fn key(text: &str, field: &str) -> Option<usize> {
@@ -179,7 +165,7 @@ fn key(text: &str, field: &str) -> Option<usize> {
     None
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "scenario-text"))]
 mod tests {
     use super::*;
 
@@ -232,17 +218,6 @@ runs = [{ op = "OP-1" }]
             format!("{SMALL}\n[[faults]]\nfault = \"crash\"\nat = \"table.write\"\nnth = 1\n");
         let error = parse(&text).expect_err("reserve never writes a table");
         assert_eq!((error.line, error.column), (12, 6), "{error}");
-    }
-
-    #[test]
-    fn a_payload_reads_back_and_refuses_what_is_not_one() {
-        let payload = parse_payload(r#"amount = 5, user = "ann", paid = true"#).expect("valid");
-        assert_eq!(payload.len(), 3);
-        assert_eq!(parse_payload(&write_payload(&payload)), Ok(payload));
-        assert_eq!(parse_payload(""), Ok(Payload::new()));
-        assert!(parse_payload("amount = ").is_err());
-        assert!(parse_payload("nested = { a = 1 }").is_err());
-        assert!(parse_payload("a = 1 }, b = { c = 2").is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use lab_course::names::{by_name, name_of};
-use lab_course::scenario_text;
+use lab_course::payload_text;
 use lab_engine::{
     Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, KeySource, Operation,
     RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, ATTEMPTS_MAX, LAYERS_MAX,
@@ -320,7 +320,7 @@ fn operation_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<u
             <li key={index}>
                 <TextField label={format!("Operation {} id", index + 1)} value={operation.id.clone()} onchange={onid} />
                 <PayloadField label={format!("Operation {} payload", index + 1)}
-                    value={scenario_text::write_payload(&operation.payload)}
+                    value={payload_text::write_payload(&operation.payload)}
                     onchange={edit(props, move |next, payload| next.operations[index].payload = payload)} />
             </li>
         }
@@ -355,7 +355,7 @@ fn PayloadField(props: &PayloadFieldProps) -> Html {
         let onchange = props.onchange.clone();
         let problem = problem.clone();
         Callback::from(
-            move |text: String| match scenario_text::parse_payload(&text) {
+            move |text: String| match payload_text::parse_payload(&text) {
                 Ok(payload) => {
                     problem.set(None);
                     onchange.emit(payload);

@@ -8,6 +8,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::download::chosen_file;
+use crate::worker_module::Readiness;
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioTextProps {
@@ -17,6 +18,11 @@ pub struct ScenarioTextProps {
     pub error: Option<TextError>,
     /// Whether the text has been read since it last changed.
     pub checked: bool,
+    /// Whether the text is being written anew for a scenario changed elsewhere (read only
+    /// meanwhile).
+    pub writing: bool,
+    /// Where the module that reads and writes the text is.
+    pub worker: Readiness,
     /// What the last import did: Ok in words, Err in words.
     pub import: Option<Result<String, String>>,
     pub ontype: Callback<String>,
@@ -72,16 +78,30 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
             *reader.borrow_mut() = Some(task);
         })
     };
-    let status = match (&props.error, props.checked) {
+    let waiting = props.writing || !props.checked;
+    let status = match (&props.error, &props.worker) {
         (Some(error), _) => html! {
             <p id="scenario-text-status" class="field-problem" role="alert">
                 { format!("Line {}, column {}: {}. The lab keeps running the last valid scenario.", error.line, error.column, one_line(&error.message)) }
             </p>
         },
-        (None, false) => {
+        (None, Readiness::Failed(why)) if waiting => html! {
+            <p id="scenario-text-status" class="field-problem" role="alert">
+                { format!("The TOML reader and writer could not be loaded ({why}): the forms and the lab work, but this text is not kept in step with them. Reload the page to try again.") }
+            </p>
+        },
+        (None, Readiness::Loading) if waiting => html! {
+            <p id="scenario-text-status" class="hint" role="status">
+                { "Loading the TOML reader and writer… The forms and the lab work meanwhile." }
+            </p>
+        },
+        (None, _) if props.writing => {
+            html! { <p id="scenario-text-status" class="hint" role="status">{ "Writing the text…" }</p> }
+        }
+        (None, _) if !props.checked => {
             html! { <p id="scenario-text-status" class="hint" role="status">{ "Reading…" }</p> }
         }
-        (None, true) => {
+        (None, _) => {
             html! { <p id="scenario-text-status" class="hint" role="status">{ "The text is valid; the lab runs it." }</p> }
         }
     };
@@ -95,7 +115,7 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
             <label class="field" for="scenario-toml">{ "Scenario (TOML)" }</label>
             <textarea id="scenario-toml" class="toml" spellcheck="false" rows="24"
                 value={AttrValue::from(Rc::clone(&props.text))} {oninput}
-                aria-describedby="scenario-text-status"
+                aria-describedby="scenario-text-status" readonly={props.writing}
                 aria-invalid={props.error.is_some().then_some("true")} />
             { status }
             <label class="field file">

@@ -123,6 +123,8 @@ impl Reducible for Measurement {
                 | Reply::Contended { .. }
                 | Reply::Counting { .. }
                 | Reply::Judged(_)
+                | Reply::Read { .. }
+                | Reply::Written { .. }
                 | Reply::Opened(_) => return self,
             },
             (RunAction::Heard(Heard::Failed(words)), Status::Exploring { .. }) => {

@@ -1,6 +1,6 @@
 //! The sandbox page: the learner builds a scenario of their own, from a lesson's design or from
-//! blank, in forms or as TOML text (the two kept in step, `crate::sandbox`), and imports or
-//! exports it; the lab every page shares (`crate::player::Lab`) runs it. It is saved in this
+//! blank, in forms or as TOML text (the two kept in step, `crate::sandbox`; the text read and
+//! written by the lab's second module, `crate::text_worker`), and imports or exports it; the lab every page shares (`crate::player::Lab`) runs it. It is saved in this
 //! browser, so a reload loses nothing.
 //!
 //! The address always holds the exact state, `#/sandbox/STATE` (`lab_course::share`), kept by
@@ -14,7 +14,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use gloo::timers::callback::Timeout;
-use lab_course::scenario_text;
 use lab_course::share::{decode, encode_within, ShareError, Shared, WholeScenario};
 use lab_engine::{Scenario, WorkflowKind};
 use yew::prelude::*;
@@ -31,6 +30,8 @@ use crate::player::{
 use crate::route::Route;
 use crate::sandbox::{blank, Sandbox, SandboxAction, Shown};
 use crate::store::{load_sandbox, save_sandbox};
+use crate::text_worker::{Answer, Purpose, TextWorker, Told};
+use crate::worker_module::Readiness;
 use lab_worker::clock::now_milliseconds;
 
 /// How long typing must pause before the text is read, in milliseconds: reading a scenario of
@@ -117,6 +118,8 @@ struct SandboxLabProps {
     onopen: Callback<(Scenario, u32)>,
     /// An address the page did not write.
     onroute: Callback<Route, Answered>,
+    /// "Download the scenario (TOML)": the worker writes the text.
+    ondownload: Callback<Arc<Scenario>>,
 }
 
 impl PartialEq for SandboxLabProps {
@@ -125,6 +128,7 @@ impl PartialEq for SandboxLabProps {
             && Arc::ptr_eq(&self.scenario, &other.scenario)
             && self.onopen == other.onopen
             && self.onroute == other.onroute
+            && self.ondownload == other.ondownload
     }
 }
 
@@ -245,11 +249,8 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         return html! { <p class="notice" role="alert">{ format!("The engine could not run this scenario: {error}") }</p> };
     }
     let ondownloadtoml = {
-        let scenario = Arc::clone(&props.scenario);
-        Callback::from(move |_: MouseEvent| {
-            let text = scenario_text::write(&scenario);
-            crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text));
-        })
+        let (scenario, ondownload) = (Arc::clone(&props.scenario), props.ondownload.clone());
+        Callback::from(move |_: MouseEvent| ondownload.emit(Arc::clone(&scenario)))
     };
     let onchallenge = {
         let scenario = Arc::clone(&props.scenario);
@@ -309,6 +310,33 @@ fn measure(name: &str, start: &str) {
     }
 }
 
+/// Passes the worker's answer to what it was asked for.
+fn answered(dispatcher: &UseReducerDispatcher<Sandbox>, purpose: Purpose, answer: Answer) {
+    match (purpose, answer) {
+        (Purpose::Check { revision }, Answer::Read(result)) => {
+            dispatcher.dispatch(SandboxAction::Read {
+                revision,
+                result: *result,
+            })
+        }
+        (Purpose::Write { revision }, Answer::Written(text)) => {
+            dispatcher.dispatch(SandboxAction::Written { revision, text })
+        }
+        (Purpose::Import { name, text }, Answer::Read(result)) => {
+            dispatcher.dispatch(SandboxAction::Imported {
+                name,
+                text,
+                result: *result,
+            })
+        }
+        (Purpose::Download, Answer::Written(text)) => {
+            crate::download::offer("sandbox-scenario.toml", "application/toml", Ok(text))
+        }
+        // The worker answers a read with a reading and a write with a text.
+        _ => {}
+    }
+}
+
 #[component]
 pub fn SandboxPage() -> Html {
     let loaded = use_memo((), |_| load_sandbox());
@@ -338,6 +366,23 @@ pub fn SandboxPage() -> Html {
             }
         })
     };
+    // The TOML is read and written in the second module; the forms and the lab never wait for it.
+    let readiness = use_state(|| Readiness::Loading);
+    let texts = {
+        let dispatcher = state.dispatcher();
+        let readiness = readiness.setter();
+        use_memo((), move |_| {
+            TextWorker::start(Callback::from(move |told: Told| match told {
+                Told::Readiness(now) => readiness.set(now),
+                Told::Answer(purpose, answer) => answered(&dispatcher, purpose, answer),
+            }))
+        })
+    };
+    {
+        // A spare module may have been ready before the page listened.
+        let (readiness, texts) = (readiness.clone(), Rc::clone(&texts));
+        use_effect_with((), move |_| readiness.set(texts.readiness()));
+    }
     let save_problem = use_state(|| None::<String>);
     let start = use_state(|| BLANK.to_string());
     // The frame on show, kept across a change of scenario (the lab is made anew for each).
@@ -399,16 +444,28 @@ pub fn SandboxPage() -> Html {
     };
     {
         // Typed text is read once typing pauses.
-        let dispatcher = state.dispatcher();
+        let (texts, text) = (Rc::clone(&texts), Rc::clone(&state.text));
         use_effect_with(
             (state.text_revision, state.checked),
-            move |&(_, checked)| {
+            move |&(revision, checked)| {
                 let timer = (!checked).then(|| {
                     Timeout::new(READ_PAUSE_MILLISECONDS, move || {
-                        dispatcher.dispatch(SandboxAction::Check)
+                        texts.read(&text, Purpose::Check { revision })
                     })
                 });
                 move || drop(timer)
+            },
+        );
+    }
+    {
+        // A scenario changed elsewhere (the forms, a start, a link) has its text written.
+        let (texts, scenario) = (Rc::clone(&texts), Arc::clone(&state.scenario));
+        use_effect_with(
+            (state.scenario_revision, state.writing),
+            move |&(revision, writing)| {
+                if writing {
+                    texts.write(&scenario, Purpose::Write { revision });
+                }
             },
         );
     }
@@ -417,10 +474,14 @@ pub fn SandboxPage() -> Html {
         let state = state.clone();
         let save_problem = save_problem.clone();
         use_effect_with(
-            (state.scenario_revision, state.text_revision, state.checked),
-            move |&(_, _, checked)| {
+            (
+                state.scenario_revision,
+                state.text_revision,
+                state.settled(),
+            ),
+            move |&(_, _, settled)| {
                 // A scenario on show in place of the learner's is not saved over theirs.
-                if checked && state.saveable() {
+                if settled && state.saveable() {
                     match save_sandbox(&state.saved()) {
                         Ok(()) => save_problem.set(None),
                         Err(reason) => save_problem.set(Some(format!(
@@ -440,9 +501,25 @@ pub fn SandboxPage() -> Html {
     let ontype = use_callback(dispatcher.clone(), |text, dispatcher| {
         dispatcher.dispatch(SandboxAction::Type(text))
     });
-    let onimport = use_callback(dispatcher.clone(), |(name, text), dispatcher| {
-        dispatcher.dispatch(SandboxAction::Import { name, text })
-    });
+    // The module is the page's for its life, so these are made once.
+    let onimport = {
+        let texts = Rc::clone(&texts);
+        use_callback((), move |(name, text): (String, String), _| {
+            texts.read(
+                &text,
+                Purpose::Import {
+                    name,
+                    text: text.clone(),
+                },
+            )
+        })
+    };
+    let ondownload = {
+        let texts = Rc::clone(&texts);
+        use_callback((), move |scenario: Arc<Scenario>, _| {
+            texts.write(&scenario, Purpose::Download)
+        })
+    };
     let onimportfailed = use_callback(dispatcher.clone(), |message, dispatcher| {
         dispatcher.dispatch(SandboxAction::ImportFailed(message))
     });
@@ -554,10 +631,11 @@ pub fn SandboxPage() -> Html {
                     <ScenarioForm scenario={Arc::clone(&state.scenario)} {onedit} disabled={state.error.is_some()} />
                 </section>
                 <ScenarioText text={Rc::clone(&state.text)} error={state.error.clone()} checked={state.checked}
+                    writing={state.writing} worker={(*readiness).clone()}
                     import={state.import.clone()} {ontype} {onimport} {onimportfailed} />
             </div>
             <SandboxLab key={state.scenario_revision} scenario={Arc::clone(&state.scenario)} revision={state.scenario_revision}
-                frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} {onroute} />
+                frame={Rc::clone(&frame)} written={Rc::clone(&written)} {onopen} {onroute} {ondownload} />
         </main>
     }
 }

@@ -59,6 +59,8 @@ describe('offline', () => {
     await page.goto(`${origin}/#/sandbox`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.getByLabel('Scenario (TOML)').waitFor();
+    // Its text is written by the second module, from the cache.
+    await waitForText(() => page.getByLabel('Scenario (TOML)').inputValue(), /^workflow = "/m, { what: 'the sandbox text offline' });
     // The explorer's module comes from the cache too.
     await page.getByRole('button', { name: 'What could go wrong?', exact: true }).click();
     await page.getByRole('region', { name: 'What the explorer found' }).waitFor({ timeout: 60_000 });

@@ -6,6 +6,8 @@
 // always holds the scenario and the step (a fresh browser opens the same state), 10,000 generated
 // records included; a scenario no address can hold says so; a counterexample opened becomes the
 // scenario the forms edit, with a way back; the forms page through every operation and worker.
+// The TOML is read and written in the second module: while it is held, the sandbox says it is
+// loading and the forms and the lab work, and the text follows once it comes.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -150,6 +152,37 @@ describe('the sandbox', () => {
     const trace = labRun(file);
     assert.equal(trace.seed, 4242);
     assert.equal((await runStatus(page)).events, trace.events.length);
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('while its TOML worker is held, the sandbox says it is loading and the forms and the lab work; then the text follows', async () => {
+    const { page, errors, close } = await newPage(browser);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    let asked = 0;
+    await page.route(/\/worker\.js$/, async (route) => { asked += 1; await held; await route.continue(); });
+    await open(page, sandboxUrl(origin));
+    const loading = page.getByRole('status').filter({ hasText: 'Loading the TOML reader and writer… The forms and the lab work meanwhile.' });
+    await loading.waitFor();
+    await runStatus(page);
+    const seed = page.getByLabel('Seed', { exact: true });
+    await seed.fill('777');
+    await seed.press('Tab');
+    // The lab runs the change (the address holds it, written without the worker); the text waits.
+    await waitForText(async () => String(seedInAddress(page.url())), '777', { what: 'the seed in the address' });
+    assert.equal(await seed.inputValue(), '777');
+    assert.doesNotMatch(await tomlBox(page).inputValue(), /seed = 777/);
+    assert.equal(await loading.count(), 1, 'still loading');
+    assert.ok(asked >= 1, 'the page asked for the second module');
+    release();
+    await waitForText(() => tomlBox(page).inputValue(), /^seed = 777$/m, { what: 'the TOML text' });
+    await page.getByRole('status').filter({ hasText: 'The text is valid; the lab runs it.' }).waitFor();
+    assert.equal(await loading.count(), 0);
+    // The text is read again: an edit there reaches the forms.
+    const typed = (await tomlBox(page).inputValue()).replace(/^seed = 777$/m, 'seed = 778');
+    await tomlBox(page).fill(typed);
+    await waitForText(() => seed.inputValue(), '778', { what: 'the seed field' });
     assertNoErrors(errors);
     await close();
   });

@@ -4,15 +4,22 @@
 //! [`Request`], the worker answers with [`Reply`]s, each one postcard message, and Cancel ends
 //! the worker (the page makes another). A scenario travels in the share codec's compact form
 //! ([`WholeScenario`]), since the engine's own serde form is for self-describing formats. Both
-//! modules read one [`clock`].
+//! modules read one [`clock`]. The sandbox's TOML is read and written here too
+//! ([`Request::Read`], [`Request::Write`]), so the page's module holds no TOML parser; the
+//! worker's own work ([`answer`]) is behind the feature `module`, which the page leaves off.
 
 pub mod clock;
 
 use lab_course::build_task::Judged;
-use lab_course::challenge::{self, Challenge};
+#[cfg(feature = "module")]
+use lab_course::challenge;
+use lab_course::challenge::Challenge;
 use lab_course::rich::Rich;
+use lab_course::scenario_text::TextError;
 use lab_course::share::{ShareError, WholeScenario};
-use lab_engine::{Budget, Contention, Explorer, Extent, FaultKind, PolicyRun, Report, Scenario};
+#[cfg(feature = "module")]
+use lab_engine::Explorer;
+use lab_engine::{Budget, Contention, Extent, FaultKind, PolicyRun, Report, Scenario};
 use serde::{Deserialize, Serialize};
 
 /// What the page asks of the worker.
@@ -34,6 +41,11 @@ pub enum Request {
     /// A learner opens a challenge: is it one the learner can solve (its answer holds, its start
     /// does not), and its texts to draw: [`Reply::Opened`].
     Open(Box<Challenge>),
+    /// Read a scenario's TOML text (the sandbox's text box, a chosen file): [`Reply::Read`]
+    /// with the same tag.
+    Read { tag: u32, text: String },
+    /// Write a scenario as TOML text: [`Reply::Written`] with the same tag.
+    Write { tag: u32, scenario: WholeScenario },
 }
 
 /// The worker's answers.
@@ -63,6 +75,16 @@ pub enum Reply {
     Judged(Box<Judgement>),
     /// A challenge as a learner opens it.
     Opened(Box<Opening>),
+    /// The scenario a text describes, or where and why it does not read.
+    Read {
+        tag: u32,
+        result: Result<WholeScenario, TextError>,
+    },
+    /// A scenario's TOML text, or why the scenario sent cannot be written.
+    Written {
+        tag: u32,
+        text: Result<String, String>,
+    },
     /// The request cannot be carried out; the words say why.
     Refused(String),
 }
@@ -75,6 +97,7 @@ pub struct Texts {
 }
 
 impl Texts {
+    #[cfg(feature = "module")]
     pub fn of(challenge: &Challenge) -> Texts {
         Texts {
             brief: lab_course::markdown::rich(&challenge.brief),
@@ -212,10 +235,13 @@ pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, postcard::Er
 }
 
 /// Engine steps between two looks at the clock.
+#[cfg(feature = "module")]
 const TRANSITIONS_PER_CHECK: u32 = 500;
 /// Milliseconds between two progress replies: the page's progress line moves as a person reads it.
+#[cfg(feature = "module")]
 const PROGRESS_MILLISECONDS: f64 = 100.0;
 
+#[cfg(feature = "module")]
 /// Carries out one request, posting every reply; `now` is a clock in milliseconds.
 pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Reply)) {
     match request {
@@ -281,6 +307,18 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
                 problem: problem.err(),
             })));
         }
+        Request::Read { tag, text } => post(&Reply::Read {
+            tag,
+            result: lab_course::scenario_text::parse(&text)
+                .map(|scenario| WholeScenario::of(&scenario)),
+        }),
+        Request::Write { tag, scenario } => post(&Reply::Written {
+            tag,
+            text: scenario
+                .read()
+                .map(|scenario| lab_course::scenario_text::write(&scenario))
+                .map_err(|error| format!("the scenario sent cannot be written: {error}")),
+        }),
         Request::Contend(spec) => {
             let start = now();
             let runs = spec.run_all();
@@ -293,6 +331,7 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
     }
 }
 
+#[cfg(feature = "module")]
 /// A challenge held to its promises, its arrangements counted, and written as a lesson file
 /// whose one design is declared safe or unsafe as the explorer finds it.
 fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Approved, String> {
@@ -320,7 +359,7 @@ fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Approve
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "module"))]
 mod tests {
     use super::*;
 
@@ -363,6 +402,44 @@ mod tests {
                 milliseconds: 0.0
             }]
         );
+    }
+
+    #[test]
+    fn a_scenario_is_read_and_written_as_the_sandbox_s_text() {
+        let scenario = lab_engine::BatchSpec::reference(3).scenario();
+        let text = lab_course::scenario_text::write(&scenario);
+        let replies = replies_to(Request::Write {
+            tag: 7,
+            scenario: WholeScenario::of(&scenario),
+        });
+        assert_eq!(
+            replies,
+            [Reply::Written {
+                tag: 7,
+                text: Ok(text.clone())
+            }]
+        );
+        let replies = replies_to(Request::Read { tag: 8, text });
+        let [Reply::Read {
+            tag: 8,
+            result: Ok(read),
+        }] = replies.as_slice()
+        else {
+            panic!("{replies:?}");
+        };
+        assert_eq!(read.read(), Ok(scenario));
+        let replies = replies_to(Request::Read {
+            tag: 9,
+            text: "workflow = \"reserve\"\nseed = -\n".into(),
+        });
+        let [Reply::Read {
+            tag: 9,
+            result: Err(error),
+        }] = replies.as_slice()
+        else {
+            panic!("{replies:?}");
+        };
+        assert_eq!(error.line, 2, "{error}");
     }
 
     #[test]

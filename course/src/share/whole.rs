@@ -104,6 +104,24 @@ impl WholeScenario {
         }
     }
 
+    /// As text for saving (postcard, base64url): no length limit, since it is not a link.
+    /// [`WholeScenario::from_text`] reads it back.
+    pub fn to_text(&self) -> String {
+        use base64::Engine as _;
+        let bytes = postcard::to_allocvec(self).expect("postcard writes every WholeScenario");
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    }
+
+    /// The whole scenario [`WholeScenario::to_text`] wrote; its counts are checked by
+    /// [`WholeScenario::read`].
+    pub fn from_text(text: &str) -> Result<WholeScenario, ShareError> {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(text)
+            .map_err(|_| ShareError::Malformed)?;
+        postcard::from_bytes(&bytes).map_err(|_| ShareError::Malformed)
+    }
+
     /// The scenario, read and validated as the engine would before running it.
     pub fn read(&self) -> Result<Scenario, ShareError> {
         let invalid = |error: serde_json::Error| ShareError::Invalid(error.to_string());
@@ -334,5 +352,21 @@ mod tests {
         let read = gone.read().expect("reads");
         assert_eq!(read.switches.review_owner, None);
         assert!(!read.switches.reconcile);
+    }
+
+    #[test]
+    fn a_whole_scenario_as_saved_text_reads_back_whatever_its_size() {
+        let mut scenario = generated(10_000, 4);
+        scenario.seed = 7;
+        scenario.operations[3]
+            .payload
+            .insert("note".into(), lab_engine::Scalar::Text("mine".into()));
+        let text = WholeScenario::of(&scenario).to_text();
+        let read = WholeScenario::from_text(&text).expect("reads");
+        assert_eq!(read.read().expect("valid"), scenario);
+        assert_eq!(
+            WholeScenario::from_text(&text[..text.len() / 2]),
+            Err(ShareError::Malformed)
+        );
     }
 }
