@@ -277,12 +277,15 @@ describe('the sandbox', () => {
     const fresh = await newPage(browser);
     await open(fresh.page, address);
     await waitForText(stepper(fresh.page).count, step, { what: 'the same step' });
-    assert.equal(await tomlBox(fresh.page).inputValue(), shown);
+    // The text is written by the second module, which a fresh page loads first.
+    const text = await waitForText(() => tomlBox(fresh.page).inputValue(), /\S/, { what: 'the written text' });
+    assert.equal(text, shown);
     await fresh.close();
     // And back to the learner's own.
     await page.getByRole('button', { name: 'Back to your scenario' }).click();
     await page.getByRole('button', { name: 'Back to your scenario' }).waitFor({ state: 'detached' });
-    assert.equal(await tomlBox(page).inputValue(), mine, "the learner's scenario");
+    const same = async () => ((await tomlBox(page).inputValue()) === mine ? 'the same' : 'another');
+    await waitForText(same, 'the same', { what: "the learner's scenario in the text" });
     assertNoErrors(errors);
     await close();
   });
