@@ -84,9 +84,23 @@ pub struct SelectFieldProps {
     pub onchange: Callback<String>,
 }
 
-/// One choice of a few.
+/// One choice of a few. The select's value is set from the props after each render: an option's
+/// `selected` attribute stops moving the selection once the learner has picked one, so a change
+/// from elsewhere (a workflow that keeps the key but lists other options) would show another.
 #[component]
 pub fn SelectField(props: &SelectFieldProps) -> Html {
+    let select = use_node_ref();
+    {
+        let select = select.clone();
+        use_effect_with(
+            (props.value.clone(), props.options.clone()),
+            move |(value, _)| {
+                if let Some(element) = select.cast::<HtmlSelectElement>() {
+                    element.set_value(value);
+                }
+            },
+        );
+    }
     let onchange = {
         let onchange = props.onchange.clone();
         Callback::from(move |event: Event| {
@@ -97,7 +111,7 @@ pub fn SelectField(props: &SelectFieldProps) -> Html {
     html! {
         <label class="field">
             <span class="field-label">{ props.label.clone() }</span>
-            <select {onchange}>
+            <select ref={select} {onchange}>
                 { for props.options.iter().map(|(value, text)| html! {
                     <option value={value.clone()} selected={*value == *props.value}>{ text.clone() }</option>
                 }) }

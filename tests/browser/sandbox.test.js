@@ -27,6 +27,11 @@ function sandboxUrl(origin) {
 }
 
 const tomlBox = (page) => page.getByRole('textbox', { name: 'Scenario (TOML)' });
+/** The scenario's text once the second module has written it (read-only and empty until then). */
+const writtenText = (page) =>
+  waitForText(async () => ((await tomlBox(page).isEditable()) ? tomlBox(page).inputValue() : ''), /\S/, {
+    what: 'the written text',
+  });
 /** "N events, run by the engine in M ms." as { events, ms }. */
 async function runStatus(page) {
   const text = await waitForText(page.getByRole('status').filter({ hasText: /events, run by the engine in/ }), /^\d+ events, run by the engine in \d+ ms\.$/, { what: 'the run status' });
@@ -239,6 +244,16 @@ describe('the sandbox', () => {
     await waitForText(() => tomlBox(page).inputValue(), /^workflow = "ingest"$/m, { what: 'the TOML text' });
     assert.equal(await keySource.inputValue(), 'source_id');
     assert.equal(await keySource.locator('option[value="none"]').count(), 0);
+    // A key every workflow takes stays chosen, and shown, when the workflow and its list change.
+    const workflow = page.getByLabel('Workflow every worker runs');
+    await workflow.selectOption('reserve');
+    await waitForText(() => tomlBox(page).inputValue(), /^workflow = "reserve"$/m, { what: 'the TOML text' });
+    await keySource.selectOption('saved_uuid');
+    await waitForText(() => tomlBox(page).inputValue(), /^key = "saved_uuid"$/m, { what: 'the TOML text' });
+    await workflow.selectOption('ingest');
+    await waitForText(() => tomlBox(page).inputValue(), /^workflow = "ingest"$/m, { what: 'the TOML text' });
+    assert.match(await tomlBox(page).inputValue(), /^key = "saved_uuid"$/m);
+    await waitForText(() => keySource.inputValue(), 'saved_uuid', { what: 'the key the form shows' });
     assertNoErrors(errors);
     await close();
   });
@@ -257,7 +272,7 @@ describe('the sandbox', () => {
     await waitForText(found.locator('.explore-counterexample p'), /^Shortest counterexample: .*breaks /, { what: 'the counterexample', timeout: 60_000 });
     const broken = await found.getByRole('list', { name: 'Every invariant, over every schedule' }).getByRole('listitem').allTextContents();
     assert.ok(broken.some((item) => /broken/i.test(item)), `an invariant is broken: ${broken.join(' | ')}`);
-    const mine = await tomlBox(page).inputValue();
+    const mine = await writtenText(page);
     const before = await restingAddress(page);
     await found.getByRole('button', { name: 'Open it in the player' }).click();
     // The player stops at the event that broke it.
@@ -278,8 +293,7 @@ describe('the sandbox', () => {
     await open(fresh.page, address);
     await waitForText(stepper(fresh.page).count, step, { what: 'the same step' });
     // The text is written by the second module, which a fresh page loads first.
-    const text = await waitForText(() => tomlBox(fresh.page).inputValue(), /\S/, { what: 'the written text' });
-    assert.equal(text, shown);
+    assert.equal(await writtenText(fresh.page), shown);
     await fresh.close();
     // And back to the learner's own.
     await page.getByRole('button', { name: 'Back to your scenario' }).click();
@@ -316,7 +330,7 @@ describe('the sandbox', () => {
     // "Copy link" offers exactly the address.
     await page.getByRole('button', { name: 'Copy link', exact: true }).click();
     assert.equal(await page.getByRole('textbox', { name: 'Link to this state' }).inputValue(), address);
-    const toml = await tomlBox(page).inputValue();
+    const toml = await writtenText(page);
     assertNoErrors(errors);
     await close();
 
@@ -324,7 +338,7 @@ describe('the sandbox', () => {
     await open(fresh.page, address);
     await fresh.page.getByRole('heading', { level: 1, name: 'Sandbox' }).waitFor();
     await waitForStep(fresh.page, 3, events + 1);
-    assert.equal(await tomlBox(fresh.page).inputValue(), toml, 'the same scenario, in the forms and the text');
+    assert.equal(await writtenText(fresh.page), toml, 'the same scenario, in the forms and the text');
     assert.equal(await fresh.page.getByLabel('Seed', { exact: true }).inputValue(), '777');
     await fresh.page.getByRole('status').filter({ hasText: 'shows the scenario of the link you opened' }).waitFor();
     // The page leaves the address as it was (the same state, written back the same).
