@@ -10,21 +10,18 @@ use toml::Spanned;
 
 use super::error::{at, LessonError};
 pub use super::files::COVERAGE;
+use super::files::TASK_KINDS;
 use super::load::toml_error;
 use crate::model::{Course, QuestionKind, Step, Task};
 
-/// The kinds a mapping may name: the task kinds a step's `try` takes, then the question kinds.
-pub const KINDS: [&str; 9] = [
-    "switch",
-    "inject",
-    "until",
-    "choose",
-    "find_line",
-    "build",
-    "hunt",
-    "predict",
-    "choice",
-];
+/// The question kinds a mapping may name, after the task kinds a step's `try` takes
+/// (`files::TASK_KINDS`, the one list of those).
+pub const QUESTION_KINDS: [&str; 2] = ["predict", "choice"];
+
+/// Every kind a mapping may name: the task kinds, then the question kinds.
+fn kinds() -> impl Iterator<Item = &'static str> {
+    TASK_KINDS.into_iter().chain(QUESTION_KINDS)
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,11 +132,11 @@ pub fn check_coverage(path: &Path, text: &str, course: &Course) -> Result<Covera
 
 /// Whether the course has the mapping's lesson, step and task; otherwise what is missing.
 fn find(course: &Course, mapping: &MappingFile) -> Result<(), String> {
-    if !KINDS.contains(&mapping.task.as_str()) {
+    if !kinds().any(|kind| kind == mapping.task) {
         return Err(format!(
             "task \"{}\" is not a kind of task or question; the kinds: {}",
             mapping.task,
-            KINDS.join(", ")
+            kinds().collect::<Vec<_>>().join(", ")
         ));
     }
     let Some(lesson) = course
