@@ -245,13 +245,19 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Task {
-    /// Set one of the design's switches on the lab and watch.
+    /// Set one of the design's switches on the lab and watch. With a goal, the step names only
+    /// the goal (scaffolding fades): the learner may use any switch, and the task is done when
+    /// the learner's own design, with every fault of the lesson's still in, holds every
+    /// invariant; `switch` and `on` are then the lesson's own answer, checked to reach it.
     Flip {
         switch: lab_engine::Switch,
         /// The value to set it to.
         on: bool,
         /// What the changed run shows.
         expect: TryExpect,
+        /// The goal in words, as plain text ("Make the operator's retry harmless.").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        goal: Option<String>,
     },
     /// Inject one fault into the design, predict what it does (the step asks a predict
     /// question), then step on and see.

@@ -656,3 +656,39 @@ fn a_lesson_whose_correct_options_are_mostly_the_longest_warns_at_its_first_ques
         "{found:?}"
     );
 }
+
+/// The stale-lookup lesson's goal task, with `goal` replaced.
+fn with_goal(name: &str, goal: &str) -> Vec<String> {
+    let task = "try = { switch = \"trust_not_found\", on = false, expect = \"holds\", goal = \"Make the keyed design hold even against this pair of faults.\" }";
+    let changed = task.replace(
+        "goal = \"Make the keyed design hold even against this pair of faults.\"",
+        &format!("goal = \"{goal}\""),
+    );
+    errors(&course_of(name, "14-stale-lookup.toml", move |text| {
+        assert!(
+            text.contains(task),
+            "the stale-lookup lesson has its goal task"
+        );
+        text.replace(task, &changed)
+    }))
+}
+
+#[test]
+fn a_goal_is_one_sentence_of_what_to_make_hold() {
+    one_error_containing(&with_goal("goal-empty", "  "), "goal is empty");
+    one_error_containing(
+        &with_goal("goal-long", &"Make it hold. ".repeat(20)),
+        "at most 160",
+    );
+}
+
+#[test]
+fn a_goal_on_a_design_that_already_holds_is_an_error() {
+    // The keyed design holds before its stale lookup is injected: a goal there is reached
+    // before the learner acts.
+    let found = with_task(
+        "goal-reached",
+        "try = { switch = \"reconcile\", on = false, expect = \"holds\", goal = \"Keep it holding.\" }",
+    );
+    one_error_containing(&found, "already holds every invariant");
+}

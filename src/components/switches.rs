@@ -53,9 +53,18 @@ pub fn Switches(props: &SwitchesProps) -> Html {
         .switches()
         .iter()
         .filter(applies)
-        .map(|&switch| {
+        .enumerate()
+        .map(|(index, &switch)| {
             let on = switch.get(scenario);
             let differs = on != switch.get(original);
+            // A flip the engine would refuse (a design's own program calling what the flip takes
+            // away) is not offered: the switch is disabled, and says why.
+            let refused = switch
+                .set(scenario, !on)
+                .validate()
+                .err()
+                .map(|error| error.to_string());
+            let why = format!("switch-why-{index}");
             let onchange = {
                 let onflip = props.onflip.clone();
                 Callback::from(move |_: Event| onflip.emit(switch))
@@ -63,12 +72,17 @@ pub fn Switches(props: &SwitchesProps) -> Html {
             html! {
                 <li class={classes!(differs.then_some("differs"))}>
                     <label>
-                        <input type="checkbox" role="switch" checked={on} {onchange} />
+                        <input type="checkbox" role="switch" checked={on} {onchange}
+                            disabled={refused.is_some()}
+                            aria-describedby={refused.is_some().then(|| why.clone())} />
                         { " " }{ switch.label() }
                         if differs {
                             <span class="changed-note">{ " (changed by you)" }</span>
                         }
                     </label>
+                    if let Some(reason) = refused {
+                        <span id={why} class="hint">{ format!(" Cannot flip here: {reason}") }</span>
+                    }
                 </li>
             }
         });

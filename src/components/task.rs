@@ -22,6 +22,15 @@ pub struct TaskCardProps {
     pub shown: Vec<bool>,
     #[prop_or_default]
     pub broken: bool,
+    /// For a goal: the learner changed the design, and the first invariant its run breaks
+    /// (the event, and the invariant in words), if any.
+    #[prop_or_default]
+    pub changed: bool,
+    #[prop_or_default]
+    pub refuted: Option<(u32, AttrValue)>,
+    /// Seeks the lab to an event of the design on show.
+    #[prop_or_default]
+    pub onshow: Callback<u32>,
     /// For "find the line": the line the learner picked.
     #[prop_or_default]
     pub picked: Option<AttrValue>,
@@ -71,7 +80,53 @@ pub fn TaskCard(props: &TaskCardProps) -> Html {
         html! { <button type="button" onclick={Callback::from(move |_: MouseEvent| onact.emit(()))}>{ label }</button> }
     };
     let body = match &props.task {
-        Task::Flip { switch, on, expect } => html! {
+        Task::Flip {
+            switch,
+            on,
+            goal: Some(goal),
+            ..
+        } => {
+            let answer = html! {
+                <>
+                    { format!("turn {} ", if *on { "on" } else { "off" }) }
+                    <strong>{ switch.label() }</strong>
+                </>
+            };
+            let not_yet = match (&props.refuted, props.changed) {
+                (Some((event, statement)), true) if !props.done => {
+                    let onshow = props.onshow.clone();
+                    let event = *event;
+                    let onclick = Callback::from(move |_: MouseEvent| onshow.emit(event));
+                    html! {
+                        <p class="feedback wrong" role="status">
+                            { format!("Not yet: in your design, \"{statement}\" breaks at event {event}. ") }
+                            <button type="button" class="link-button" {onclick}>{ format!("Show event {event}") }</button>
+                        </p>
+                    }
+                }
+                _ => html! {},
+            };
+            html! {
+                <>
+                    <p><strong>{ "Goal: " }</strong>{ goal.clone() }</p>
+                    <p>{ "Use any switch under Try it yourself; the lesson's faults stay in. The Invariants say whether your design holds." }</p>
+                    if props.done {
+                        <p class="feedback right" role="status">
+                            { "Done: every invariant holds in your design. The lesson's own answer: " }{ answer }{ "." }
+                        </p>
+                    } else {
+                        { not_yet }
+                        <details class="stuck">
+                            <summary>{ "Stuck?" }</summary>
+                            <p>{ "One answer: " }{ answer }{ ". " }{ act("Flip it for me") }</p>
+                        </details>
+                    }
+                </>
+            }
+        }
+        Task::Flip {
+            switch, on, expect, ..
+        } => html! {
             <>
                 <p>
                     { format!("Turn {} the switch ", if *on { "on" } else { "off" }) }

@@ -455,7 +455,18 @@ fn task_card(
         };
         return (card, done);
     }
+    // A goal is reached by the learner's own design: changed, every fault of the lesson's still
+    // in, and every invariant holding.
+    let changed = shown != &**written;
     let done = match &task {
+        Task::Flip { goal: Some(_), .. } => {
+            changed
+                && written
+                    .faults
+                    .iter()
+                    .all(|rule| shown.faults.contains(rule))
+                && player.trace().first_broken().is_none()
+        }
         Task::Flip { switch, on, .. } => switch.get(shown) == *on,
         Task::Inject { fault, .. } => shown.faults.contains(fault),
         Task::Until { event, .. } => cursor >= *event && shown == &**written,
@@ -496,7 +507,18 @@ fn task_card(
         }
         _ => (Vec::new(), Callback::noop()),
     };
-    let broken = player.trace().first_broken().is_some();
+    let trace = player.trace();
+    let broken = trace.first_broken().is_some();
+    let refuted = trace
+        .verdicts
+        .iter()
+        .filter_map(|verdict| verdict.broken_at.map(|at| (at, verdict.invariant)))
+        .min_by_key(|(at, _)| *at)
+        .map(|(at, invariant)| (at, AttrValue::from(invariant.statement())));
+    let onshow = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |event: u32| dispatcher.dispatch(PlayerAction::SeekEvent(event)))
+    };
     let picked = picked
         .as_ref()
         .filter(|(step, _)| *step == index)
@@ -506,7 +528,7 @@ fn task_card(
         _ => done,
     };
     let card = html! {
-        <TaskCard {task} {done} {predicted} shown={options} {broken} {picked} {onact} {onchoose} />
+        <TaskCard {task} {done} {predicted} shown={options} {broken} {changed} {refuted} {onshow} {picked} {onact} {onchoose} />
     };
     (card, solved)
 }

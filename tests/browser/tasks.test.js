@@ -47,8 +47,55 @@ async function brokenAtDesignEnd(page) {
 const promise = (expect) =>
   expect === 'holds' ? 'every invariant holds.' : 'an invariant breaks.';
 
+/**
+ * A goal: the card names no switch. A wrong try (another switch that leaves the run broken) is
+ * answered with the invariant and the event that refute it, and Show event goes there; the
+ * lesson's own switch, flipped by hand on the lab, reaches the goal.
+ */
+async function goal(page, task, where, step) {
+  const box = page.getByRole('group', { name: 'Try it' });
+  await box.getByText(`Goal: ${task.goal}`).waitFor();
+  assert.doesNotMatch(await box.innerText(), /Turn (on|off) the switch/, `${where}: a goal names no switch`);
+  assert.equal(await box.getByRole('status').count(), 0, `${where}: no verdict before the learner acts`);
+  // The answer is behind "Stuck?": its label names the lab's switch.
+  await box.getByText('Stuck?').click();
+  const answer = (await box.getByRole('strong').last().textContent()).trim();
+  await box.getByText('Stuck?').click();
+  const lab = page.getByRole('region', { name: 'Try it yourself: switches' });
+  const switches = lab.getByRole('switch');
+  const rows = await switches.evaluateAll((all) =>
+    all.map((one) => ({ name: one.closest('label').innerText.trim(), enabled: !one.disabled })));
+  const names = rows.map((row) => row.name);
+  let triedWrong = false;
+  for (const [index, { name, enabled }] of rows.entries()) {
+    if (!enabled || name.includes(answer) || name.startsWith('Fault:')) continue;
+    await switches.nth(index).click();
+    const verdict = await waitForText(box.getByRole('status').first(), /^(Not yet: .* breaks at event \d+\.|Done: )/, { what: `the verdict on "${name}"` });
+    if (verdict.startsWith('Not yet')) {
+      const event = Number(verdict.match(/breaks at event (\d+)/)[1]);
+      await box.getByRole('button', { name: `Show event ${event}` }).click();
+      await waitForText(page.getByRole('region', { name: 'Invariants' }), new RegExp(`broken at event ${event}`), { what: `${where}: the refuting event` });
+      triedWrong = true;
+      // Back to the task's step: the refuting event may lie in a later part.
+      let [now, total] = await stepNumbers(page);
+      while (now !== step) {
+        await stepOn(page, () => page.keyboard.press(now < step ? 'ArrowRight' : 'ArrowLeft'));
+        now += now < step ? 1 : -1;
+        await waitForStep(page, now, total);
+      }
+    }
+    await switches.nth(index).click();
+    if (triedWrong) break;
+  }
+  assert.ok(triedWrong || names.length <= 1, `${where}: some wrong try is explained (switches: ${names.join(', ')})`);
+  await switches.nth(names.findIndex((name) => name.includes(answer))).click();
+  await box.getByText(/^Done: every invariant holds in your design\. The lesson's own answer: /).waitFor();
+  assert.equal(await brokenAtDesignEnd(page), false, `${where}: the learner's design holds to its last event`);
+}
+
 const DO = {
-  async flip(page, task, where) {
+  async flip(page, task, where, { step }) {
+    if (task.goal) return goal(page, task, where, step);
     const box = page.getByRole('group', { name: 'Try it' });
     await box.getByText(task.on ? /^Turn on the switch/ : /^Turn off the switch/).waitFor();
     await box.getByRole('button', { name: 'Flip it for me' }).click();

@@ -155,13 +155,16 @@ impl TryFrom<toml::Table> for TryFile {
     }
 }
 
-/// `try = { switch = "reconcile", on = true, expect = "holds" }`.
+/// `try = { switch = "reconcile", on = true, expect = "holds" }`; with `goal = "..."`, the card
+/// gives only the goal, and the switch is the lesson's own answer (see `Task::Flip`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FlipFile {
     pub(crate) switch: lab_engine::Switch,
     pub(crate) on: bool,
     pub(crate) expect: TryExpect,
+    #[serde(default)]
+    pub(crate) goal: Option<String>,
 }
 
 /// `try = { inject = { fault = "stale_lookup", at = "provider.lookup", nth = 4 }, expect = "holds" }`.

@@ -52,10 +52,14 @@ pub(crate) fn compile_task(file: &TryFile, step: &StepFile, here: &Here) -> Resu
             }
             let trace = changed_run(&flip.switch.set(scenario, flip.on), here, "flipped")?;
             promised(flip.expect, None, &trace)?;
+            if let Some(goal) = &flip.goal {
+                check_goal(goal, flip.expect, here.trace)?;
+            }
             Ok(Task::Flip {
                 switch: flip.switch,
                 on: flip.on,
                 expect: flip.expect,
+                goal: flip.goal.as_ref().map(|goal| goal.trim().to_string()),
             })
         }
         TryFile::Inject(inject) => compile_inject(inject, step, here),
@@ -417,6 +421,32 @@ fn changed_run(changed: &Scenario, here: &Here, how: &str) -> Result<Trace, Stri
 
 /// The run shows what the task promises: every invariant holding, or one breaking (this one,
 /// when named).
+/// The most characters a goal may take: one sentence on the task card.
+const GOAL_CHARS_MAX: usize = 160;
+
+/// A goal is something to make hold, in one sentence, on a design that does not hold yet.
+fn check_goal(goal: &str, expect: TryExpect, own: &Trace) -> Result<(), String> {
+    let goal = goal.trim();
+    if goal.is_empty() {
+        return Err("goal is empty: say in one sentence what the learner must make hold".into());
+    }
+    if goal.chars().count() > GOAL_CHARS_MAX {
+        return Err(format!(
+            "goal has {} characters; keep it to one sentence of at most {GOAL_CHARS_MAX}",
+            goal.chars().count()
+        ));
+    }
+    if expect != TryExpect::Holds {
+        return Err(
+            "a goal is reached when every invariant holds: expect must be \"holds\"".into(),
+        );
+    }
+    if own.first_broken().is_none() {
+        return Err("the design already holds every invariant, so its goal is reached before the learner acts: give the goal on a design that breaks".into());
+    }
+    Ok(())
+}
+
 fn promised(expect: TryExpect, breaks: Option<Invariant>, trace: &Trace) -> Result<(), String> {
     let broken = trace.first_broken().is_some();
     match (expect, broken) {
