@@ -92,6 +92,22 @@ describe('switches', () => {
     await close();
   });
 
+  it('a flip the engine would refuse is not offered: the switch is disabled and says why', async () => {
+    // practice-recovery's own program looks the operation up, so a provider without a lookup
+    // cannot run it.
+    const { page, errors, close } = await newPage(browser);
+    await open(page, lessonUrl(origin, 'practice-recovery', 2));
+    const lab = page.getByRole('region', { name: 'Try it yourself: switches' });
+    const lookup = lab.getByRole('switch', { name: /^Provider offers a lookup by key/ });
+    assert.equal(await lookup.isDisabled(), true, 'the lookup switch is disabled');
+    assert.match(await lookup.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).innerText()), /^Cannot flip here: /);
+    // The others still flip.
+    const offered = lab.getByRole('switch', { disabled: false }).filter({ hasNot: page.getByText('Fault:') });
+    assert.ok((await offered.count()) > 0, 'other switches are offered');
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('a fault can be switched off, and a verdict links to the event that broke it', async () => {
     const { page, errors, close } = await newPage(browser);
     // A step after the break, in design 1.
