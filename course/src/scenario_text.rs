@@ -117,6 +117,10 @@ fn rule_error(text: &str, error: &ScenarioError) -> TextError {
         ScenarioError::OutOfRange { field, .. } => key(text, field),
         ScenarioError::NoKeyOutsideReserve { .. } => quoted(text, "none").next(),
         ScenarioError::Program { line, .. } => program_line(text, *line),
+        // The first body written after the worker's name.
+        ScenarioError::BadBody { worker, .. } => quoted(text, worker)
+            .next()
+            .and_then(|start| text[start..].find("body").map(|at| start + at)),
     };
     let (line, column) = line_column(text, offset.unwrap_or(0));
     TextError {

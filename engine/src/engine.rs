@@ -1329,7 +1329,8 @@ pub fn lane_id(index: usize) -> String {
     format!("worker-{}", index + 1)
 }
 
-/// What one run sends, as canonical JSON.
+/// What one run sends: canonical JSON, or its own body's bytes when the design compares raw
+/// bytes (`switches.canonical_payload = false`).
 struct RunPayload {
     /// Its own payload, or its operation's (one text shared by every run that sends it).
     sent: Text,
@@ -1352,9 +1353,12 @@ impl RunPayload {
             .map(|(plan, worker)| {
                 let runs = plan.runs.iter().zip(&worker.queue);
                 runs.map(|(run, queued)| RunPayload {
-                    sent: match &run.payload {
-                        Some(own) => canonical_json(own).into(),
-                        None => operations[queued.operation as usize].clone(),
+                    sent: match (&run.body, &run.payload) {
+                        (Some(body), _) if !scenario.switches.canonical_payload => {
+                            body.as_str().into()
+                        }
+                        (_, Some(own)) => canonical_json(own).into(),
+                        (_, None) => operations[queued.operation as usize].clone(),
                     },
                     changed: std::cell::OnceCell::new(),
                 })

@@ -37,6 +37,12 @@ pub enum ScenarioError {
     #[error("switches.key = \"none\" needs a workflow that calls a provider, reserve or webhook (a request sent without an Idempotency-Key header); the {workflow} workflow always has a key")]
     NoKeyOutsideReserve { workflow: String },
     /// The program breaks a rule at a line (1-based; 0 for the program as a whole).
+    #[error("worker \"{worker}\", run {run}: body {message}")]
+    BadBody {
+        worker: String,
+        run: usize,
+        message: String,
+    },
     #[error("program, line {line}: {message}")]
     Program { line: u32, message: String },
     /// A number outside its range.

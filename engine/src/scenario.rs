@@ -158,6 +158,12 @@ pub struct Run {
     /// A key the caller reuses on purpose (one key for two intentions). Default: from `design.key`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The request body exactly as this caller wrote it (JSON: field order and spacing its
+    /// own), meaning the same as its payload. A design that compares raw bytes
+    /// (`switches.canonical_payload = false`) sends and compares this text; one that compares
+    /// canonical JSON never sees the difference. Default: the canonical text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 impl Run {
@@ -168,6 +174,7 @@ impl Run {
             payload: None,
             not_before: 0,
             key: None,
+            body: None,
         }
     }
 }
@@ -230,6 +237,11 @@ pub struct Switches {
     pub tracker: bool,
     /// The retry policy of the innermost call.
     pub retry: RetryPolicy,
+    /// Compare and send a request's payload as canonical JSON (sorted keys, no spaces), so a
+    /// caller's field order or spacing is no change (true), or as the raw bytes of its `body`
+    /// (false). Default true; written only when false.
+    #[serde(skip_serializing_if = "is_true")]
+    pub canonical_payload: bool,
     /// Who owns the review items this design raises (a person or a team), named in every item.
     /// Default none: an item nobody owns.
     pub review_owner: Option<String>,
@@ -257,8 +269,40 @@ impl Default for Switches {
             retry: RetryPolicy::default(),
             review_owner: None,
             lease_ticks: 30,
+            canonical_payload: true,
         }
     }
+}
+
+fn is_true(flag: &bool) -> bool {
+    *flag
+}
+
+/// Reads a request body: a JSON object of scalars (booleans, integers, strings), as a payload.
+pub fn payload_of_body(body: &str) -> Result<Payload, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(body).map_err(|error| format!("is not JSON ({error})"))?;
+    let serde_json::Value::Object(fields) = value else {
+        return Err("must be a JSON object, like {\"item\": \"lab-kit\"}".into());
+    };
+    fields
+        .into_iter()
+        .map(|(name, value)| {
+            let scalar = match value {
+                serde_json::Value::Bool(flag) => Scalar::Bool(flag),
+                serde_json::Value::Number(number) => {
+                    Scalar::Int(number.as_i64().ok_or_else(|| {
+                        format!("field \"{name}\" is {number}: numbers are whole (i64)")
+                    })?)
+                }
+                serde_json::Value::String(text) => Scalar::Text(text),
+                other => return Err(format!(
+                    "field \"{name}\" is {other}: a field is a boolean, a whole number or a string"
+                )),
+            };
+            Ok((name, scalar))
+        })
+        .collect()
 }
 
 /// Where a dedup or idempotency key comes from.

@@ -26,6 +26,7 @@ pub enum Switch {
     StableKey,
     SingleLayer,
     RetryBudget,
+    CanonicalPayload,
 }
 
 /// The retry budget the switch `retry_budget` sets: retries at most 10% of a client's requests,
@@ -53,6 +54,7 @@ impl Switch {
             Switch::StableKey => "Key from the source's id (not fresh per attempt)",
             Switch::SingleLayer => "Retry at one layer only (the inner layers fail fast)",
             Switch::RetryBudget => "Retry budget: retries at most 10% of each client's requests",
+            Switch::CanonicalPayload => "Compare payloads as canonical JSON (not as raw bytes)",
         }
     }
 
@@ -62,6 +64,12 @@ impl Switch {
         match self {
             Switch::SingleLayer => scenario.switches.retry.layers > 1,
             Switch::RetryBudget => scenario.switches.retry.attempts_max > 1,
+            // Only a caller that writes its body its own way can tell the two apart.
+            Switch::CanonicalPayload => scenario
+                .workers
+                .iter()
+                .flat_map(|worker| &worker.runs)
+                .any(|run| run.body.is_some()),
             _ => true,
         }
     }
@@ -88,6 +96,7 @@ impl Switch {
             Switch::StableKey => design.key == KeySource::SourceId,
             Switch::SingleLayer => design.retry.single_layer,
             Switch::RetryBudget => design.retry.retry_ratio_permille > 0,
+            Switch::CanonicalPayload => design.canonical_payload,
         }
     }
 
@@ -123,6 +132,7 @@ impl Switch {
             Switch::RetryBudget => {
                 design.retry.retry_ratio_permille = if on { RETRY_BUDGET_PERMILLE } else { 0 };
             }
+            Switch::CanonicalPayload => design.canonical_payload = on,
             Switch::StableKey => {
                 design.key = if on {
                     KeySource::SourceId

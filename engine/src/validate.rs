@@ -6,7 +6,8 @@ use crate::error::ScenarioError;
 use crate::fault::{Action, FaultRule};
 use crate::kind::WorkflowKind;
 use crate::scenario::{
-    Scenario, Schedule, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
+    canonical_json, Scenario, Schedule, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX,
+    WORKERS_MAX,
 };
 
 impl Scenario {
@@ -110,6 +111,7 @@ impl Scenario {
                 });
             }
         }
+        check_bodies(self)?;
         for rule in &self.faults {
             check_rule(self, rule)?;
         }
@@ -126,6 +128,38 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// A run's `body` is its payload as one caller wrote it: JSON that means exactly the payload.
+fn check_bodies(scenario: &Scenario) -> Result<(), ScenarioError> {
+    for worker in &scenario.workers {
+        for (index, run) in worker.runs.iter().enumerate() {
+            let Some(body) = &run.body else { continue };
+            let bad = |message: String| ScenarioError::BadBody {
+                worker: worker.name.clone(),
+                run: index + 1,
+                message,
+            };
+            let read = crate::scenario::payload_of_body(body).map_err(bad)?;
+            let payload = match &run.payload {
+                Some(own) => own,
+                None => {
+                    let operation = scenario.operations.iter().find(|op| op.id == run.op);
+                    &operation
+                        .expect("checked above: the run's operation exists")
+                        .payload
+                }
+            };
+            if &read != payload {
+                return Err(bad(format!(
+                    "means {}, but the run's payload is {}: a body is the same payload written another way",
+                    canonical_json(&read),
+                    canonical_json(payload)
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_rule(scenario: &Scenario, rule: &FaultRule) -> Result<(), ScenarioError> {

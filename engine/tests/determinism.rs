@@ -71,13 +71,34 @@ fn run(operation_count: usize) -> impl Strategy<Value = Run> {
         prop::option::weighted(0.2, payload()),
         prop_oneof![3 => Just(0u32), 1 => 0u32..=30],
         prop::option::weighted(0.15, select(&REUSED_KEYS[..])),
+        any::<bool>(),
     )
-        .prop_map(|(operation, payload, not_before, key)| Run {
+        .prop_map(|(operation, payload, not_before, key, rewritten)| Run {
             op: operation_id(operation),
+            body: payload
+                .as_ref()
+                .filter(|_| rewritten)
+                .map(written_another_way),
             payload,
             not_before,
             key: key.map(str::to_string),
         })
+}
+
+/// The payload as a caller might write it: its fields in reverse order, with spaces.
+fn written_another_way(payload: &lab_engine::Payload) -> String {
+    let fields: Vec<String> = payload
+        .iter()
+        .rev()
+        .map(|(name, value)| {
+            let value = serde_json::to_string(value).expect("a scalar is JSON");
+            format!(
+                "{}: {value}",
+                serde_json::to_string(name).expect("a name is JSON")
+            )
+        })
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
 }
 
 prop_compose! {
@@ -143,6 +164,7 @@ fn design() -> impl Strategy<Value = Switches> {
             WriteMode::Upsert,
         ]),
         retry_policy(),
+        any::<bool>(),
     )
         .prop_map(
             |(
@@ -151,6 +173,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 key,
                 write,
                 retry,
+                raw,
             )| Switches {
                 reconcile,
                 trust_not_found,
@@ -167,6 +190,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 retry,
                 review_owner: None,
                 lease_ticks: 30,
+                canonical_payload: !raw,
             },
         )
 }

@@ -57,6 +57,7 @@ pub(super) const SWITCHES: &[S] = &[
     S::StableKey,
     S::SingleLayer,
     S::RetryBudget,
+    S::CanonicalPayload,
 ];
 
 pub(super) static DECLARATION: Declaration = Declaration {
@@ -75,7 +76,12 @@ pub(super) static DECLARATION: Declaration = Declaration {
             scenario,
             "def run(journal, provider, operation_id, order):",
             &[
-                "    payload = canonical_json(order)".into(),
+                match scenario.switches.canonical_payload {
+                    true => "    payload = canonical_json(order)".into(),
+                    false => {
+                        "    payload = request.body  # the bytes as this caller wrote them".into()
+                    }
+                },
                 key_line(scenario, "operation_id"),
             ],
         )
