@@ -3,8 +3,8 @@
 //! task's checker counts them and explores each, to tell how many hold: a task that most orders
 //! solve teaches nothing.
 
-use crate::block::{Block, Shape};
-use crate::program::{Line, Program, TRANSACTIONAL};
+use crate::block::{Block, Name, Shape};
+use crate::program::{set_above, Line, Program, TRANSACTIONAL};
 
 /// What an enumeration found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +31,13 @@ pub fn arrangements(
             None => kinds.push((block, 1)),
         }
     }
+    let blocks = locked
+        .iter()
+        .map(|line| line.block)
+        .chain(movable.iter().copied());
     let mut search = Search {
         locked,
+        set_above: set_above(blocks),
         kinds,
         offered,
         limit,
@@ -49,6 +54,8 @@ pub fn arrangements(
 
 struct Search<'a> {
     locked: &'a [Line],
+    /// The names set above the program (the key, unless a line of it sets one).
+    set_above: &'static [Name],
     /// The movable blocks left, each with how many copies remain.
     kinds: Vec<(Block, u32)>,
     offered: &'a [Block],
@@ -123,9 +130,11 @@ impl Search<'_> {
         }
         let spec = line.block.spec();
         let set = |name| {
-            self.lines
-                .iter()
-                .any(|before| before.block.spec().sets.contains(&name))
+            self.set_above.contains(&name)
+                || self
+                    .lines
+                    .iter()
+                    .any(|before| before.block.spec().sets.contains(&name))
         };
         if !spec.uses.iter().all(|&name| set(name)) {
             return false;
@@ -240,6 +249,17 @@ mod tests {
             .iter()
             .all(|program| program.structure(&Block::ALL).is_ok()));
         assert_eq!(found.programs.len(), 6);
+    }
+
+    #[test]
+    fn a_key_line_comes_before_the_lines_that_read_the_key() {
+        // With a key line among the blocks, the submit that reads the key comes after it.
+        let found = arrangements(&[], &[B::Submit, B::KeyUuid4], &Block::ALL, 100);
+        let texts: Vec<String> = found.programs.iter().map(Program::text).collect();
+        assert_eq!(texts, ["key_uuid4\nsubmit\n"]);
+        // Without one, the key is set above the program: the submit may come first.
+        let found = arrangements(&[], &[B::Submit, B::JournalGet], &Block::ALL, 100);
+        assert_eq!(found.programs.len(), 2);
     }
 
     #[test]

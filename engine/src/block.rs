@@ -160,6 +160,18 @@ pub enum Block {
     /// The charge, sent with the idempotency key: the gateway keeps the key and answers a
     /// repeat with its first charge, charging nothing new.
     ChargeKeyed,
+
+    // ---- where the key comes from (seeds 001, 004): a line of the program ----
+    /// `key = operation_id` (or `event.source_id`): the source's own id.
+    KeySourceId,
+    /// `key = sha256(canonical_json(event))`: a hash of the content.
+    KeyContentHash,
+    /// `key = uuid4()`: a fresh random key each time the line runs.
+    KeyUuid4,
+    /// `key = sha256(canonical_json(event) + str(received_at))`: the content and when it arrived.
+    KeyWithReceivedAt,
+    /// `key = intention.key`: a `uuid4()` drawn once, when the intention was born, and saved.
+    KeySaved,
 }
 
 /// What kind of line a block is.
@@ -305,6 +317,9 @@ pub enum Name {
     Claimed,
     Stored,
     Committed,
+    /// The idempotency or dedup key: set by a key line, or, in a program without one, by the
+    /// line above the program that the design's key source writes.
+    Key,
 }
 
 impl Name {
@@ -320,6 +335,7 @@ impl Name {
             Name::Claimed => "claimed",
             Name::Stored => "stored",
             Name::Committed => "committed",
+            Name::Key => "key",
         }
     }
 }
@@ -401,6 +417,9 @@ use Raised as R;
 const RAISES_WRITE: Catches = Catches::of(&[R::Timeout, R::Busy, R::Conflict]);
 const RAISES_SAVE: Catches = Catches::of(&[R::Timeout, R::Busy]);
 const RAISES_SEND: Catches = Catches::of(&[R::Timeout, R::NotSent]);
+
+/// The key, as a block sets or reads it.
+const KEY: &[Name] = &[Name::Key];
 
 const fn statement(action: Action, faults: &'static [FaultKind]) -> Spec {
     Spec {
@@ -560,6 +579,11 @@ impl Block {
         Block::EmailReceipt,
         Block::ClaimWithLease,
         Block::ChargeKeyed,
+        Block::KeySourceId,
+        Block::KeyContentHash,
+        Block::KeyUuid4,
+        Block::KeyWithReceivedAt,
+        Block::KeySaved,
     ];
 
     /// The block's declaration.
@@ -597,7 +621,7 @@ impl Block {
             B::ReturnExists => returns("exists"),
             B::ReturnConflict => returns("conflict"),
             B::ReturnWritten => returns("written"),
-            B::ReturnReplayed => returns("replayed"),
+            B::ReturnReplayed => returns("replayed").using(KEY),
             B::ReturnInProgress => returns("in_progress"),
             B::ReturnCharged => returns("charged"),
             B::ReturnDone => returns("done"),
@@ -614,7 +638,8 @@ impl Block {
             B::JournalInsert => statement(A::JournalInsert, INSTEAD_OF_STEP),
             B::Lookup => statement(A::ProviderLookup, AT_LOOKUP)
                 .raising(Catches::of(&[R::Busy, R::Timeout]))
-                .setting(&[N::Found]),
+                .setting(&[N::Found])
+                .using(KEY),
             B::IfFoundDiffers => guard(&[N::Found]),
             B::IfNotFoundUncertain => guard(&[N::Found, N::Row]),
             B::IfFound => guard(&[N::Found]),
@@ -629,31 +654,50 @@ impl Block {
                     R::Invalid,
                     R::Forbidden,
                 ]))
-                .setting(&[N::Receipt]),
+                .setting(&[N::Receipt])
+                .using(KEY),
             B::MarkVerified => statement(A::JournalUpdate, INSTEAD_OF_STEP).using(&[N::Receipt]),
             B::MarkNeedsReview | B::MarkFailed | B::MarkRejected => {
                 statement(A::JournalUpdate, INSTEAD_OF_STEP)
             }
-            B::SelectExists => statement(A::TableSelect, INSTEAD_OF_STEP).shaped(Shape::If),
+            B::SelectExists => statement(A::TableSelect, INSTEAD_OF_STEP)
+                .shaped(Shape::If)
+                .using(KEY),
             B::WriteInsert | B::WriteInsertOrIgnore | B::WriteUpsert => {
-                statement(A::TableWrite, AT_WRITE).raising(RAISES_WRITE)
+                statement(A::TableWrite, AT_WRITE)
+                    .raising(RAISES_WRITE)
+                    .using(KEY)
             }
             B::SaveInsert | B::SaveInsertOrIgnore | B::SaveUpsert | B::InsertFilterOnRead => {
-                statement(A::TableWrite, AT_WRITE).raising(RAISES_SAVE)
+                statement(A::TableWrite, AT_WRITE)
+                    .raising(RAISES_SAVE)
+                    .using(KEY)
             }
-            B::Claim | B::ClaimWithLease => {
-                statement(A::TableWrite, INSTEAD_OF_STEP).setting(&[N::Claimed, N::Stored])
-            }
+            B::Claim | B::ClaimWithLease => statement(A::TableWrite, INSTEAD_OF_STEP)
+                .setting(&[N::Claimed, N::Stored])
+                .using(KEY),
             B::IfNotClaimed => guard(&[N::Claimed]),
             B::IfNoStored => guard(&[N::Stored]),
-            B::SelectStored => statement(A::TableSelect, INSTEAD_OF_STEP).setting(&[N::Stored]),
+            B::SelectStored => statement(A::TableSelect, INSTEAD_OF_STEP)
+                .setting(&[N::Stored])
+                .using(KEY),
             B::IfStored => guard(&[N::Stored]),
-            B::Charge | B::ChargeKeyed => statement(A::SinkSend, AT_SEND).raising(RAISES_SEND),
-            B::RecordResult | B::InsertResult => statement(A::TableWrite, INSTEAD_OF_STEP),
-            B::IfNotDone => statement(A::TrackerCheck, INSTEAD_OF_STEP).shaped(Shape::If),
-            B::MarkDoneBefore | B::MarkDoneAfter => statement(A::TrackerMark, INSTEAD_OF_STEP),
+            B::Charge | B::ChargeKeyed => statement(A::SinkSend, AT_SEND)
+                .raising(RAISES_SEND)
+                .using(KEY),
+            B::RecordResult | B::InsertResult => {
+                statement(A::TableWrite, INSTEAD_OF_STEP).using(KEY)
+            }
+            B::IfNotDone => statement(A::TrackerCheck, INSTEAD_OF_STEP)
+                .shaped(Shape::If)
+                .using(KEY),
+            B::MarkDoneBefore | B::MarkDoneAfter => {
+                statement(A::TrackerMark, INSTEAD_OF_STEP).using(KEY)
+            }
             B::SendNotification | B::SendEmailLogged | B::SendEmail => {
-                statement(A::SinkSend, AT_SEND).raising(RAISES_SEND)
+                statement(A::SinkSend, AT_SEND)
+                    .raising(RAISES_SEND)
+                    .using(KEY)
             }
             B::PriorGet => statement(A::JournalGet, INSTEAD_OF_STEP).setting(&[N::Prior]),
             B::IfPriorSuccess => guard(&[N::Prior]),
@@ -667,17 +711,26 @@ impl Block {
             B::ReuseOutput => silent(Shape::Statement)
                 .using(&[N::Prior])
                 .setting(&[N::Output]),
-            B::NotifyGuarded | B::NotifyUnguarded => {
-                statement(A::SinkSend, AT_SEND).raising(RAISES_SEND)
-            }
+            B::NotifyGuarded | B::NotifyUnguarded => statement(A::SinkSend, AT_SEND)
+                .raising(RAISES_SEND)
+                .using(KEY),
             B::MarkSuccess => statement(A::JournalUpdate, INSTEAD_OF_STEP),
-            B::CheckTracking => statement(A::TableSelect, INSTEAD_OF_STEP).setting(&[N::Committed]),
+            B::CheckTracking => statement(A::TableSelect, INSTEAD_OF_STEP)
+                .setting(&[N::Committed])
+                .using(KEY),
             B::IfNotCommitted | B::IfCommitted => guard(&[N::Committed]),
-            B::TrackingInsert => statement(A::TableWrite, AT_WRITE).raising(RAISES_SAVE),
+            B::TrackingInsert => statement(A::TableWrite, AT_WRITE)
+                .raising(RAISES_SAVE)
+                .using(KEY),
             B::SaveProgress => statement(A::ProgressSave, INSTEAD_OF_STEP),
             B::EmailReceipt => statement(A::SinkSend, AT_SEND)
                 .raising(RAISES_SEND)
-                .using(&[N::Receipt]),
+                .using(&[N::Receipt, N::Key]),
+            B::KeySourceId
+            | B::KeyContentHash
+            | B::KeyUuid4
+            | B::KeyWithReceivedAt
+            | B::KeySaved => silent(Shape::Statement).setting(KEY),
         }
     }
 
@@ -696,7 +749,7 @@ impl Block {
 }
 
 /// How many blocks there are.
-const BLOCKS: usize = 89;
+const BLOCKS: usize = 94;
 
 /// Each block's id, by `Block as usize`; a test holds it to serde's names.
 const BLOCK_NAMES: [&str; BLOCKS] = [
@@ -789,6 +842,11 @@ const BLOCK_NAMES: [&str; BLOCKS] = [
     "email_receipt",
     "claim_with_lease",
     "charge_keyed",
+    "key_source_id",
+    "key_content_hash",
+    "key_uuid4",
+    "key_with_received_at",
+    "key_saved",
 ];
 
 #[cfg(test)]

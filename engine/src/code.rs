@@ -6,6 +6,7 @@
 
 use crate::block::Block;
 use crate::fault::FaultKind;
+use crate::keys;
 use crate::kind::WorkflowKind;
 use crate::scenario::{Backoff, Jitter, KeySource, RetryPolicy, Scenario, WriteMode};
 
@@ -15,6 +16,9 @@ pub enum Preamble {
     Def(String),
     /// Where a cancelled run points: a comment on where the cancel flag is read.
     Cancel(String),
+    /// Where the run's key comes from, by the design's key source: left out of a program that
+    /// sets its key on a line of its own.
+    Key(String),
     Text(String),
 }
 
@@ -22,7 +26,15 @@ pub enum Preamble {
 /// scenario can raise the cancel flag.
 pub(crate) fn preamble(scenario: &Scenario, def: &str, lines: &[String]) -> Vec<Preamble> {
     let mut preamble = vec![Preamble::Def(def.to_string())];
-    preamble.extend(lines.iter().cloned().map(Preamble::Text));
+    preamble.extend(
+        lines
+            .iter()
+            .cloned()
+            .map(|line| match line.starts_with(KEY_LINE) {
+                true => Preamble::Key(line),
+                false => Preamble::Text(line),
+            }),
+    );
     if scenario
         .faults
         .iter()
@@ -35,6 +47,9 @@ pub(crate) fn preamble(scenario: &Scenario, def: &str, lines: &[String]) -> Vec<
     preamble
 }
 
+/// How a key line begins, indented as a function's body.
+const KEY_LINE: &str = "    key = ";
+
 /// The line that names where a key comes from, indented as a function's body.
 /// `id` is how this workflow's code names the source's own id (`operation_id`, `event.source_id`).
 pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
@@ -46,7 +61,13 @@ pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
     {
         return "    key = request.idempotency_key  # chosen by the caller: may be reused".into();
     }
-    let text = match scenario.switches.key {
+    format!("    {}", key_words(scenario, scenario.switches.key, id))
+}
+
+/// `key = ...` for `source`, as the code panel writes it (a key line of the program, or the line
+/// above it).
+fn key_words(scenario: &Scenario, source: KeySource, id: &str) -> String {
+    let text = match source {
         KeySource::SourceId if scenario.operations.iter().any(|op| op.missing_id) => {
             &format!("key = str({id})  # the source's own id: \"None\" when it is missing")
         }
@@ -62,7 +83,7 @@ pub(crate) fn key_line(scenario: &Scenario, id: &str) -> String {
         }
         KeySource::None => "key = None  # no Idempotency-Key header is sent",
     };
-    format!("    {text}")
+    text.to_string()
 }
 
 /// The SQL of a write in `mode`. Without UNIQUE on `key`, SQLite refuses a conflict target
@@ -301,6 +322,16 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         B::SaveProgress => "progress.save(position)  # an external counter, after the fact",
         B::EmailReceipt => {
             "mailer.send_receipt(event.customer, receipt, idempotency_key=f\"receipt:{key}\")  # a repeat under a kept key sends nothing"
+        }
+        B::KeySourceId | B::KeyContentHash | B::KeyUuid4 | B::KeyWithReceivedAt | B::KeySaved => {
+            // The source's own id, as the workflow's header names it.
+            let id = match workflow {
+                W::Reserve | W::Webhook => "operation_id",
+                W::Charge => "request.idempotency_key",
+                _ => "event.source_id",
+            };
+            let source = keys::source_of(block).expect("a key block has a key source");
+            return key_words(scenario, source, id);
         }
     };
     text.to_string()

@@ -13,10 +13,11 @@ use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind, FaultPoint};
 use crate::interpret::{Compiled, Start, Task};
 use crate::invariant::{Checker, Invariant, StepFlags};
+use crate::keys::{content_key, fresh_key, received_at_key, saved_key, source_key};
 use crate::lane::{Lane, LaneKind};
 use crate::outcome::{Arrival, Outcome, SubmitReply};
 use crate::provider;
-use crate::rng::{fnv1a, Rng};
+use crate::rng::Rng;
 use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
 use crate::text::Text;
 use crate::trace::{Checkpoints, Event, Seeks, Stop, Trace, TRACE_FORMAT};
@@ -797,6 +798,8 @@ impl Engine {
             &plan.key,
             stable_key(&self.scenario, position, &op, &payload),
         ) {
+            // The program's key line makes it.
+            _ if self.program.keys.is_some() => Text::default(),
             (Some(key), _) => key.as_str().into(),
             (None, Some(key)) => key,
             // A key made per attempt is a new key for the retry too.
@@ -804,7 +807,7 @@ impl Engine {
         };
         let start = Start::new(op, payload, key, world.tick, number);
         let program = &*self.program;
-        let mut task = Task::new(start, program);
+        let mut task = Task::new(start, program, &mut rng);
         for _ in 0..RETRY_STEPS_MAX {
             let mut context = Context {
                 world: &mut world,
@@ -1053,7 +1056,10 @@ impl Engine {
         // The run's operation is the one at its queued position (`new` looked it up by id).
         let op = self.operation_ids[queued.operation as usize].clone();
         let position = queued.operation as usize;
+        let keyed = self.program.keys.is_some();
         let key: Text = match (&run.key, stable_key(&scenario, position, &op, &payload)) {
+            // The program's key line makes it, when the run reaches it.
+            _ if keyed => Text::default(),
             (Some(key), _) => key.as_str().into(),
             (None, Some(key)) => key,
             (None, None) => self.key_for(&payload).into(),
@@ -1068,7 +1074,7 @@ impl Engine {
         worker.operation = queued.operation;
         worker.state = WorkerState::Running;
         let start = Start::new(op, payload, key, self.world.tick, queued.number);
-        worker.task = Some(Task::new(start, &self.program));
+        worker.task = Some(Task::new(start, &self.program, &mut self.rng));
         let arrival = match (restarting, queued.redelivered) {
             (true, _) => Arrival::Restart,
             (_, true) => Arrival::Redelivered,
@@ -1079,6 +1085,7 @@ impl Engine {
                 arrival,
                 payload: said_payload,
                 key: said_key,
+                keyed,
             }),
             line: self.program.listing.def_line,
             // A redelivery is marked on the copy the learner sees arrive, not on the original.
@@ -1096,8 +1103,8 @@ impl Engine {
                 self.sequence += 1;
                 format!("seq-{}", self.sequence)
             }
-            KeySource::FreshRandom => format!("k-{:08x}", self.rng.next_u64() >> 32),
-            KeySource::HashWithReceivedAt => content_key(&format!("{payload}@{}", self.world.tick)),
+            KeySource::FreshRandom => fresh_key(&mut self.rng),
+            KeySource::HashWithReceivedAt => received_at_key(payload, self.world.tick),
             KeySource::SourceId
             | KeySource::ContentHash
             | KeySource::SavedUuid
@@ -1284,34 +1291,19 @@ fn planned_fault(
     chosen
 }
 
-/// The key `key = "content_hash"` makes: `h-` and a hash of the payload.
-fn content_key(payload: &str) -> String {
-    format!("h-{:08x}", fnv1a(payload) >> 32)
-}
-
 /// The key of the operation at `position` (named `op`, sending `payload`), when its key source
 /// gives every attempt of it the same key: the source's id (`"None"` for an event that lacks
 /// one: shared, not copied, otherwise), a hash of the content, or the UUID drawn once when the
 /// intention was born. `None` for a source that makes a key per attempt.
 fn stable_key(scenario: &Scenario, position: usize, op: &Text, payload: &str) -> Option<Text> {
     match scenario.switches.key {
-        KeySource::SourceId => Some(match scenario.operations[position].missing_id {
-            true => Text::fixed(MISSING_ID),
-            false => op.clone(),
-        }),
+        KeySource::SourceId => Some(source_key(op, scenario.operations[position].missing_id)),
         KeySource::ContentHash => Some(content_key(payload).into()),
-        // Drawn once per intention: a pure function of the seed and the intention, so every
-        // attempt, on any worker and after any crash, reads the same saved value.
-        KeySource::SavedUuid => {
-            let drawn = Rng::new(scenario.seed ^ fnv1a(op)).next_u64();
-            Some(format!("u-{:08x}", drawn >> 32).into())
-        }
+        // Drawn once per intention (see `saved_key`).
+        KeySource::SavedUuid => Some(saved_key(scenario.seed, op)),
         _ => None,
     }
 }
-
-/// The key an event without the source's id gets from `str(event.get("id"))`.
-const MISSING_ID: &str = "None";
 
 /// One bit per invariant, in `Invariant::ALL` order.
 pub(crate) fn invariant_mask(invariants: &[Invariant]) -> u8 {

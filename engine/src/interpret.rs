@@ -17,11 +17,13 @@ use crate::effect::{
 use crate::error::ScenarioError;
 use crate::fault::{Action, FaultKind};
 use crate::fingerprint::Fingerprint;
+use crate::keys;
 use crate::outcome::{Label, Outcome, Prior, Rejection, SubmitReply};
 use crate::program::{Line, Program, ProgramError, Structure, NONE};
 use crate::provider;
 use crate::retry;
-use crate::scenario::{FailureClass, Scenario, WriteMode};
+use crate::rng::Rng;
+use crate::scenario::{FailureClass, KeySource, Scenario, WriteMode};
 use crate::text::Text;
 use crate::workflow::{Listing, RECEIPT};
 use crate::world::{clone_by_fields, JobRow, JobStatus, WriteOutcome};
@@ -53,6 +55,17 @@ pub(crate) struct Compiled {
     /// For each line, what stands for it in a run's fingerprint: a return line by its block
     /// (every line returning the same way continues alike: the run ends), any other by itself.
     pc_key: Vec<u16>,
+    /// What the program's key lines read beyond the run's own start (`None` for a program
+    /// without one: its runs start with the key the design's switch makes).
+    pub(crate) keys: Option<KeyFacts>,
+}
+
+/// What a key line reads beyond the run's start: the seed a saved key was drawn from, and the
+/// operations whose events came without the source's id.
+#[derive(Debug)]
+pub(crate) struct KeyFacts {
+    seed: u64,
+    missing_ids: Vec<String>,
 }
 
 /// The scenario's program (its own, or its design's) and its structure, checked against its
@@ -69,6 +82,24 @@ fn checked(scenario: &Scenario) -> Result<(Program, Structure), ProgramError> {
             return Err(ProgramError {
                 line: index as u32 + 1,
                 message: "this provider offers no lookup (provider.lookup = false): the program cannot call one".into(),
+            });
+        }
+    }
+    if program.keyed() {
+        let chosen = scenario
+            .workers
+            .iter()
+            .flat_map(|worker| &worker.runs)
+            .any(|run| run.key.is_some());
+        if let Some(index) = program
+            .lines
+            .iter()
+            .position(|line| keys::source_of(line.block).is_some())
+            .filter(|_| chosen)
+        {
+            return Err(ProgramError {
+                line: index as u32 + 1,
+                message: "the caller chooses this scenario's keys (a run names its own key): the program cannot set one".into(),
             });
         }
     }
@@ -115,7 +146,17 @@ impl Compiled {
             .lines
             .iter()
             .any(|line| line.block == Block::ReturnInProgress);
+        let keys = program.keyed().then(|| KeyFacts {
+            seed: scenario.seed,
+            missing_ids: scenario
+                .operations
+                .iter()
+                .filter(|operation| operation.missing_id)
+                .map(|operation| operation.id.clone())
+                .collect(),
+        });
         Ok(Compiled {
+            keys,
             answers_in_progress,
             live,
             pc_key,
@@ -470,8 +511,9 @@ clone_by_fields!(Task {
 });
 
 impl Task {
-    /// A fresh run of `program`, resting at its first action.
-    pub fn new(start: Start, program: &Compiled) -> Task {
+    /// A fresh run of `program`, resting at its first action (a key line on the way may draw
+    /// from `rng`).
+    pub fn new(start: Start, program: &Compiled, rng: &mut Rng) -> Task {
         let mut task = Task {
             start,
             pc: 0,
@@ -481,7 +523,7 @@ impl Task {
                 ..Registers::default()
             },
         };
-        task.settle(program);
+        task.settle(program, rng);
         task
     }
 
@@ -634,12 +676,12 @@ impl Task {
             }
             Some(block) => self.run_block(block, context, &mut step, program),
         };
-        self.follow(then, program);
+        self.follow(then, program, context.rng);
         step
     }
 
     /// Moves past the line just run, as `then` says, and on to the next action.
-    fn follow(&mut self, then: Then, program: &Compiled) {
+    fn follow(&mut self, then: Then, program: &Compiled, rng: &mut Rng) {
         let pc = self.pc as usize;
         self.pc = match then {
             Then::Over => END,
@@ -662,11 +704,11 @@ impl Task {
                 None => program.structure.end[pc],
             },
         };
-        self.settle(program);
+        self.settle(program, rng);
     }
 
     /// Follows the lines that take no time, to the next line that takes an action.
-    fn settle(&mut self, program: &Compiled) {
+    fn settle(&mut self, program: &Compiled, rng: &mut Rng) {
         let lines = &program.lines;
         loop {
             let pc = self.pc as usize;
@@ -692,7 +734,10 @@ impl Task {
                 Shape::Handler => self.pc = program.structure.past_handlers[pc],
                 Shape::Try | Shape::Loop => self.pc += 1,
                 Shape::Statement if spec.action.is_none() => {
-                    self.assign(block);
+                    match keys::source_of(block) {
+                        Some(source) => self.set_key(source, program, rng),
+                        None => self.assign(block),
+                    }
                     self.pc += 1;
                 }
                 _ if block == Block::Sleep && !self.regs.flags.has(Flags::RETRY_ALLOWED) => {
@@ -736,6 +781,30 @@ impl Task {
             Block::IfCommitted => flags.has(Flags::COMMITTED),
             other => unreachable!("{other:?} is not a condition"),
         }
+    }
+
+    /// A key line: the run's key from now on, made by `source` from what the run received (a
+    /// `uuid4()` draws anew each time the line runs).
+    fn set_key(&mut self, source: KeySource, program: &Compiled, rng: &mut Rng) {
+        let facts = program
+            .keys
+            .as_ref()
+            .expect("a program with a key line has its key facts");
+        let start = &self.start;
+        let (op, payload) = (&start.op, &start.payload);
+        let key: Text = match source {
+            KeySource::SourceId => {
+                keys::source_key(op, facts.missing_ids.iter().any(|id| **id == **op))
+            }
+            KeySource::ContentHash => keys::content_key(payload).into(),
+            KeySource::FreshRandom => keys::fresh_key(rng).into(),
+            KeySource::HashWithReceivedAt => keys::received_at_key(payload, start.tick).into(),
+            KeySource::SavedUuid => keys::saved_key(facts.seed, op),
+            KeySource::AutoIncrement | KeySource::None => {
+                unreachable!("no key block draws from {source:?}")
+            }
+        };
+        self.start = Start::new(op.clone(), payload.clone(), key, start.tick, start.position);
     }
 
     /// A statement that takes no action.

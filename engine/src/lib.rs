@@ -19,6 +19,7 @@ mod error;
 mod fault;
 mod few;
 mod fingerprint;
+mod keys;
 mod kind;
 mod lane;
 mod program;

@@ -18,11 +18,14 @@ use crate::world::{JobStatus, WriteOutcome};
 pub enum Outcome {
     // ---- the engine itself ----
     /// "receives OP PAYLOAD (key KEY)", or "restarts and receives ...", "receives again
-    /// (redelivered) ...".
+    /// (redelivered) ..."; "(its key is set by the program)" when a key line makes it.
     Received {
         arrival: Arrival,
         payload: Text,
         key: Text,
+        /// The program sets the key on a line of its own: "(its key is set by the program)".
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        keyed: bool,
     },
     /// "cancel flag is up: RUNS run(s) not started".
     NotStarted { runs: u32 },

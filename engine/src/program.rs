@@ -118,6 +118,11 @@ impl Program {
         text
     }
 
+    /// Whether a line of the program sets the key (see `sets_key`).
+    pub(crate) fn keyed(&self) -> bool {
+        sets_key(self.lines.iter().map(|line| line.block))
+    }
+
     /// Whether the program holds `block` anywhere.
     pub fn has(&self, block: Block) -> bool {
         self.lines.iter().any(|line| line.block == block)
@@ -396,9 +401,24 @@ pub(crate) const TRANSACTIONAL: &[Block] = &[
     Block::TrackingInsert,
 ];
 
-/// Every name a line reads is set by a line above it.
+/// Whether a line of `blocks` sets the key (a key line): then the program, not the design's
+/// switch, says where the key comes from.
+pub(crate) fn sets_key(mut blocks: impl Iterator<Item = Block>) -> bool {
+    blocks.any(|block| block.spec().sets.contains(&Name::Key))
+}
+
+/// The names set before a program's first line: the key, written above the program from the
+/// design's key source, unless a line of the program sets it (`keys.rs`).
+pub(crate) fn set_above(blocks: impl Iterator<Item = Block>) -> &'static [Name] {
+    match sets_key(blocks) {
+        true => &[],
+        false => &[Name::Key],
+    }
+}
+
+/// Every name a line reads is set by a line above it (or above the program: `set_above`).
 fn check_names(lines: &[Line]) -> Result<(), ProgramError> {
-    let mut set: Vec<Name> = Vec::new();
+    let mut set: Vec<Name> = set_above(lines.iter().map(|line| line.block)).to_vec();
     for (index, line) in lines.iter().enumerate() {
         let spec = line.block.spec();
         if let Some(missing) = spec.uses.iter().find(|name| !set.contains(name)) {

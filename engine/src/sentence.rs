@@ -23,6 +23,7 @@ impl Outcome {
                 arrival,
                 payload,
                 key,
+                keyed,
             } => {
                 let how = match arrival {
                     Arrival::First => "receives",
@@ -30,6 +31,7 @@ impl Outcome {
                     Arrival::Redelivered => "receives again (redelivered)",
                 };
                 match key.as_str() {
+                    _ if *keyed => write!(out, "{how} {op} {payload} (its key is set by the program)"),
                     "" => write!(out, "{how} {op} {payload} (no key)"),
                     key => write!(out, "{how} {op} {payload} (key {key})"),
                 }

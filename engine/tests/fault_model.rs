@@ -226,6 +226,10 @@ fn reaching(workflow: WorkflowKind, block: Block) -> Program {
         lines.push((Block::Submit, 0));
     }
     fn set(name: Name, offered: &[Block], lines: &mut Vec<(Block, u8)>) {
+        // The line above the program sets the key of a program without a key line.
+        if name == Name::Key {
+            return;
+        }
         let setter = *offered
             .iter()
             .find(|block| block.spec().sets.contains(&name))

@@ -142,10 +142,10 @@ export function courseTasks() {
   return tasks;
 }
 
-/** A lesson's first build task, with the step (1-based, over the lesson's designs) it shows at. */
-export function buildPart(lesson = 'lost-reply') {
-  const part = courseTasks().find((task) => task.lesson === lesson && task.task.build);
-  assert.ok(part, `${lesson} has a build task`);
+/** A lesson's first build task (or its `nth`, from 0), with the step (1-based, over the lesson's designs) it shows at. */
+export function buildPart(lesson = 'lost-reply', nth = 0) {
+  const part = courseTasks().filter((task) => task.lesson === lesson && task.task.build)[nth];
+  assert.ok(part, `${lesson} has a build task number ${nth + 1}`);
   const traces = engineTraces(lessonFile(lesson));
   const step = stepOf(traces, part.design, part.at);
   const total = stepCount(traces);

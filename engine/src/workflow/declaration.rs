@@ -116,6 +116,7 @@ pub(crate) struct Listing {
 impl Listing {
     pub fn of(program: &Program, scenario: &Scenario) -> Listing {
         let mut listing = Listing::default();
+        let keyed = program.keyed();
         for line in (scenario.workflow.declaration().preamble)(scenario) {
             let at = listing.code.len() as u16;
             match line {
@@ -127,7 +128,9 @@ impl Listing {
                     listing.cancel_line = Some(at);
                     listing.code.push(text);
                 }
-                code::Preamble::Text(text) => listing.code.push(text),
+                // A program that sets its key on a line of its own shows that line only.
+                code::Preamble::Key(_) if keyed => {}
+                code::Preamble::Key(text) | code::Preamble::Text(text) => listing.code.push(text),
             }
         }
         for line in &program.lines {

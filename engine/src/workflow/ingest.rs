@@ -33,6 +33,11 @@ pub(super) const BLOCKS: &[B] = &[
     B::ExceptBusy,
     B::ReturnFailed,
     B::ExceptSendError,
+    // Where the key comes from, as a line of the program (see `keys.rs`).
+    B::KeySourceId,
+    B::KeyContentHash,
+    B::KeyWithReceivedAt,
+    B::KeyUuid4,
 ];
 
 pub(super) static DECLARATION: Declaration = Declaration {

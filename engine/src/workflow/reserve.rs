@@ -45,6 +45,10 @@ pub(super) const BLOCKS: &[B] = &[
     B::ReturnExhausted,
     B::MarkVerified,
     B::ReturnVerified,
+    // Where the key comes from, as a line of the program (see `keys.rs`).
+    B::KeySourceId,
+    B::KeySaved,
+    B::KeyUuid4,
 ];
 
 /// The design switches, in the order a learner meets them.
