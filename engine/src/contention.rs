@@ -69,6 +69,15 @@ impl Model {
         }
     }
 
+    /// The time in which two calls can collide: a tick of the capacity model, and under the
+    /// overlap model the two mean hops between a read and its write.
+    pub fn window_ticks(self) -> u32 {
+        match self {
+            Model::Overlap => HOP_TICKS_MIN + HOP_TICKS_MAX,
+            Model::Capacity => 1,
+        }
+    }
+
     /// The first pause and the longest, in ticks, when the experiment does not set them.
     fn pauses_ticks(self) -> (u32, u32) {
         match self {
@@ -539,7 +548,10 @@ impl Running {
             policy: self.policy,
             calls: self.calls_made.iter().sum(),
             completed_tick,
-            clustering_permille: clustering_permille(&self.retries_per_tick),
+            clustering_permille: clustering_permille(
+                &self.retries_per_tick,
+                self.bounds.model.window_ticks(),
+            ),
             client_calls_max: self.calls_made.iter().copied().max().unwrap_or(0),
             calls_per_tick: self.calls_per_tick,
             succeeded: self.succeeded,
@@ -549,22 +561,26 @@ impl Running {
 }
 
 /// How clustered the retries are over time: the share of the retries that land in the busiest
-/// tenth of the ticks after tick 0, in thousandths, from retries (or calls) per tick; tick 0,
-/// where every client of the capacity model starts together whatever the policy, is left out.
-/// Retries spread evenly over time score about 100; retries that arrive in a few synchronised
-/// waves score near 1,000.
-pub fn clustering_permille(calls_per_tick: &[u32]) -> u32 {
-    let mut retries: Vec<u32> = calls_per_tick.iter().skip(1).copied().collect();
-    let total: u64 = retries.iter().map(|&calls| u64::from(calls)).sum();
+/// tenth of the conflict windows after tick 0, in thousandths, from retries (or calls) per tick.
+/// A conflict window is `window_ticks` long: the time in which two calls can collide, one tick
+/// under the capacity model and a write's two hops under the overlap model, so that retries
+/// sparser than one a tick are not scored as bunched. Tick 0, where every client of the capacity
+/// model starts together whatever the policy, is left out. Retries spread evenly over time score
+/// about 100; retries that arrive in a few synchronised waves score near 1,000.
+pub fn clustering_permille(calls_per_tick: &[u32], window_ticks: u32) -> u32 {
+    let mut retries: Vec<u64> = calls_per_tick
+        .get(1..)
+        .unwrap_or_default()
+        .chunks(window_ticks.max(1) as usize)
+        .map(|window| window.iter().map(|&calls| u64::from(calls)).sum())
+        .collect();
+    let total: u64 = retries.iter().sum();
     if total == 0 {
         return 0;
     }
     retries.sort_unstable_by(|a, b| b.cmp(a));
     let busiest = retries.len().div_ceil(10);
-    let in_busiest: u64 = retries[..busiest]
-        .iter()
-        .map(|&calls| u64::from(calls))
-        .sum();
+    let in_busiest: u64 = retries[..busiest].iter().sum();
     (in_busiest * 1000 / total) as u32
 }
 
@@ -754,13 +770,19 @@ mod tests {
     #[test]
     fn clustering_scores_even_and_bunched_calls() {
         assert_eq!(
-            clustering_permille(&[10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]),
+            clustering_permille(&[10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5], 1),
             100
         );
         assert_eq!(
-            clustering_permille(&[10, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0]),
+            clustering_permille(&[10, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0], 1),
             1000
         );
-        assert_eq!(clustering_permille(&[3]), 0);
+        assert_eq!(clustering_permille(&[3], 1), 0);
+        // One retry every other tick is bunched tick by tick, and even in windows of two.
+        let sparse = [
+            0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0,
+        ];
+        assert_eq!(clustering_permille(&sparse, 1), 200);
+        assert_eq!(clustering_permille(&sparse, 2), 100);
     }
 }

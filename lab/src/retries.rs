@@ -98,7 +98,8 @@ fn print_runs(spec: &Contention, runs: &[PolicyRun], json: bool) -> std::io::Res
     }
     writeln!(
         out,
-        "  clustering: the share of retries in the busiest tenth of the ticks after tick 0"
+        "  clustering: the share of retries in the busiest tenth of the conflict windows after tick 0 ({} tick(s) each)",
+        spec.model.window_ticks()
     )
 }
 

@@ -325,7 +325,7 @@ fn calls_per_tick_table(runs: &[PolicyRun]) -> Html {
                     <th scope="col">{ "Calls at tick 0" }</th>
                     <th scope="col">{ "Busiest later tick" }</th>
                     <th scope="col">{ "Mean calls in a later tick with any" }</th>
-                    <th scope="col">{ "Retries in the busiest tenth of ticks" }</th>
+                    <th scope="col">{ "Retries in the busiest tenth of the time" }</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
