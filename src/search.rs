@@ -88,6 +88,7 @@ impl Reducible for Status {
             ExploreAction::Heard(Heard::Reply(
                 Reply::Ready
                 | Reply::Contended { .. }
+                | Reply::Seeded { .. }
                 | Reply::Counting { .. }
                 | Reply::Judged(_)
                 | Reply::Read { .. }

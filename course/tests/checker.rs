@@ -391,9 +391,19 @@ fn a_task_names_one_kind() {
 
 #[test]
 fn the_correct_policy_must_do_the_least_work() {
-    let choose = "try = { choose = \"Which policy?\", contention = { clients = 50, capacity_per_tick = 1, seed = 3 }, options = [{ label = \"None\", policy = \"none\", correct = true, explain = \"x\" }, { label = \"Full jitter\", policy = \"full_jitter\", correct = false, explain = \"x\" }] }";
+    let choose = "try = { choose = \"Which policy?\", contention = { model = \"capacity\", clients = 50, capacity_per_tick = 1, seed = 3 }, options = [{ label = \"None\", policy = \"none\", correct = true, explain = \"x\" }, { label = \"Full jitter\", policy = \"full_jitter\", correct = false, explain = \"x\" }] }";
     let found = with_task("policy", choose);
     one_error_containing(&found, "the correct policy must do the least work");
+}
+
+#[test]
+fn a_capacity_needs_the_capacity_model() {
+    let choose = "try = { choose = \"Which policy?\", contention = { clients = 50, capacity_per_tick = 2, seed = 3 }, options = [{ label = \"None\", policy = \"none\", correct = true, explain = \"x\" }, { label = \"Full jitter\", policy = \"full_jitter\", correct = false, explain = \"x\" }] }";
+    let found = with_task("policy-model", choose);
+    one_error_containing(
+        &found,
+        "contention: capacity_per_tick is read only by model = \"capacity\"",
+    );
 }
 
 #[test]

@@ -51,12 +51,13 @@ mod engine;
 mod explore;
 mod generate;
 mod layers;
+mod seeds;
 
 pub use arrange::{arrangements, Arrangements};
 pub use block::{Block, Catches, Name, Raised, Shape, Spec};
 pub use code::{text as block_text, words as block_words};
 pub use contention::{
-    clustering_permille, Contention, Policy, PolicyRun, Running, CLIENTS_MAX,
+    clustering_permille, Contention, Model, Policy, PolicyRun, Running, CLIENTS_MAX,
     CONTENTION_ATTEMPTS_MAX,
 };
 pub use engine::{lane_id, Choice, Engine, FaultAt, Stepped};
@@ -81,6 +82,7 @@ pub use scenario::{
     RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, Switches, WorkerPlan, WriteMode,
     ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
+pub use seeds::{PolicySeeds, Seeds, Spread, SEEDS_MAX};
 pub use switch::{Switch, RETRY_BUDGET_PERMILLE};
 pub use text::Text;
 pub use trace::{Event, Stop, Trace, TRACE_FORMAT};

@@ -1,13 +1,15 @@
-//! The shapes of Brooker's "Exponential Backoff And Jitter" study, held on several seeds: jitter
-//! cuts the work, full jitter does no more work than equal jitter, and without jitter the retries
-//! arrive in synchronised waves.
+//! Both contention models on several seeds. The capacity model: jitter cuts the work, full
+//! jitter does no more work than equal jitter, and without jitter the retries arrive in
+//! synchronised waves. The overlap model (the study's): the shapes of Brooker's "Exponential
+//! Backoff And Jitter", over 100 seeds.
 
-use lab_engine::{Contention, Policy, PolicyRun};
+use lab_engine::{Contention, Model, Policy, PolicyRun};
 
 const SEEDS: std::ops::Range<u64> = 0..8;
 
 fn runs(clients: u32, seed: u64) -> Vec<PolicyRun> {
     Contention {
+        model: Model::Capacity,
         clients,
         seed,
         ..Contention::default()
@@ -86,6 +88,7 @@ fn the_retry_budget_caps_calls_per_client() {
     for seed in SEEDS {
         for retry_budget in [0, 1, 3] {
             let spec = Contention {
+                model: Model::Capacity,
                 clients: 50,
                 seed,
                 retry_budget: Some(retry_budget),
@@ -105,18 +108,22 @@ fn the_retry_budget_caps_calls_per_client() {
 
 #[test]
 fn max_attempts_cap_calls_per_client() {
-    let spec = Contention {
-        clients: 30,
-        attempts_max: 4,
-        ..Contention::default()
-    };
-    for run in spec.run_all() {
-        assert!(run.client_calls_max <= 4, "{:?}", run.policy);
+    for model in Model::ALL {
+        let spec = Contention {
+            model,
+            clients: 30,
+            attempts_max: 4,
+            ..Contention::default()
+        };
+        for run in spec.run_all() {
+            assert!(run.client_calls_max <= 4, "{:?}", run.policy);
+            assert_eq!(run.succeeded + run.gave_up, 30, "{:?}", run.policy);
+        }
     }
 }
 
-/// Lesson 13 asks which kind of policy gets 100 contending clients through with the least work,
-/// on the page whose seed slider runs from 0 to 99: a jittered one, on every one of those seeds.
+/// The capacity model at 100 clients, on the page whose seed slider runs from 0 to 99: a
+/// jittered policy makes far fewer calls than an unjittered one, on every one of those seeds.
 #[test]
 fn at_100_clients_every_jittered_policy_beats_every_unjittered_one_on_every_page_seed() {
     for seed in 0..=99 {
@@ -138,5 +145,46 @@ fn at_100_clients_every_jittered_policy_beats_every_unjittered_one_on_every_page
                 "seed {seed}: {policy:?} {calls} calls, a jittered policy {most_jittered}"
             );
         }
+    }
+}
+
+/// The study's shape at 100 clients over 100 seeds, in the overlap model: full jitter does the
+/// least work; decorrelated jitter a little more work for a little less time; equal jitter more
+/// work than full jitter and the most time of the three; exponential backoff without jitter
+/// more work and far more time than any jittered policy.
+#[test]
+fn the_overlap_model_has_the_study_s_shape_at_100_clients() {
+    let spec = Contention {
+        clients: 100,
+        ..Contention::default()
+    };
+    let seeds = spec.run_seeds(&Policy::ALL, 100);
+    let of = |policy| {
+        seeds
+            .policies
+            .iter()
+            .find(|entry| entry.policy == policy)
+            .unwrap()
+    };
+    let (full, equal, decorrelated, exponential) = (
+        of(Policy::FullJitter),
+        of(Policy::EqualJitter),
+        of(Policy::DecorrelatedJitter),
+        of(Policy::Exponential),
+    );
+    assert_eq!(seeds.least_mean().unwrap().0, Policy::FullJitter);
+    assert!(full.fewest_calls_seeds >= 80, "{}", full.fewest_calls_seeds);
+    assert!(full.calls.mean < equal.calls.mean);
+    assert!(equal.calls.mean < decorrelated.calls.mean);
+    assert!(decorrelated.completed_ticks.mean < full.completed_ticks.mean);
+    assert!(full.completed_ticks.mean < equal.completed_ticks.mean);
+    for jittered in [full, equal, decorrelated] {
+        assert!(jittered.calls.max < exponential.calls.min);
+        assert!(jittered.completed_ticks.max * 5 < exponential.completed_ticks.min);
+    }
+    for run in spec.run_all() {
+        assert_eq!(run.calls_per_tick.iter().sum::<u32>(), run.calls);
+        assert_eq!(run.calls_per_tick.len() as u32, run.completed_tick + 1);
+        assert_eq!((run.succeeded, run.gave_up), (100, 0));
     }
 }

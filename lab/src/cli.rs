@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use lab_course::names::by_name;
 use lab_engine::{
-    FaultKind, Policy, Switch, WorkflowKind, CLIENTS_MAX, CONTENTION_ATTEMPTS_MAX, FAULTS_MAX,
-    LAYERS_MAX,
+    FaultKind, Model, Policy, Switch, WorkflowKind, CLIENTS_MAX, CONTENTION_ATTEMPTS_MAX,
+    FAULTS_MAX, LAYERS_MAX, SEEDS_MAX,
 };
 
 /// The native command-line tool of Idempotency Lab: run scenarios and lessons, explore every
@@ -42,8 +42,10 @@ pub enum Command {
     Challenge(ChallengeArgs),
     /// Print a batch scenario (TOML) of N records: the engine's reference load.
     Generate(GenerateArgs),
-    /// Retry policies under contention: N clients contend for C calls a tick under each policy
-    /// (or P only). With --layers: the calls that reach the bottom of L retrying layers.
+    /// Retry policies under contention: N clients each make one write under each policy (or P
+    /// only), in the study's model (writes that overlap in time conflict) or a capacity of C
+    /// calls a tick; the mean and spread over many seeds, or one seed's run. With --layers: the
+    /// calls that reach the bottom of L retrying layers.
     Retries(RetriesArgs),
 }
 
@@ -149,10 +151,15 @@ pub struct GenerateArgs {
 
 #[derive(Debug, Args)]
 pub struct RetriesArgs {
+    /// When writes conflict: overlap (the study's: a write fails if another succeeded between
+    /// its read and its arrival) or capacity (the resource admits C calls a tick) [default:
+    /// overlap].
+    #[arg(long, value_name = "M", value_parser = model)]
+    pub model: Option<Model>,
     /// Clients retrying at once [default: the engine's contention model's].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(CLIENTS_MAX)))]
     pub clients: Option<u32>,
-    /// Calls the backend serves a tick.
+    /// Calls the backend serves a tick, with --model capacity only [default: 1].
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub capacity: Option<u32>,
     /// Only this retry policy (all six when not given).
@@ -164,9 +171,13 @@ pub struct RetriesArgs {
     /// Retries all clients (or all layers) may make together.
     #[arg(long, value_name = "B")]
     pub budget: Option<u32>,
-    /// The seed of the jitter.
+    /// The first seed of the network, the conflicts and the jitter [default: 0].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// Run K seeds, S to S+K-1, and print each policy's mean and spread and how often it did
+    /// best; with 1, that one seed's run in full.
+    #[arg(long, value_name = "K", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=i64::from(SEEDS_MAX)))]
+    pub seeds: u32,
     /// Count the calls through L stacked retrying layers instead: every layer retrying, one
     /// layer, and a retry budget of B shared by the layers.
     #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(1..=i64::from(LAYERS_MAX)))]
@@ -199,6 +210,10 @@ fn workflow(name: &str) -> Result<WorkflowKind, String> {
 
 fn policy(name: &str) -> Result<Policy, String> {
     by_name("policy", name)
+}
+
+fn model(name: &str) -> Result<Model, String> {
+    by_name("model", name)
 }
 
 /// A usage error found after parsing (two options of `command` that do not go together): clap's

@@ -30,12 +30,14 @@ const COMMANDS: [(&str, &[&str]); 8] = [
     (
         "retries",
         &[
+            "--model",
             "--clients",
             "--capacity",
             "--policy",
             "--attempts",
             "--budget",
             "--seed",
+            "--seeds",
             "--layers",
             "--json",
         ],
@@ -115,7 +117,7 @@ fn a_bad_option_is_a_usage_error_that_names_it() {
 
 #[test]
 fn a_bad_value_is_a_usage_error_that_says_what_is_right() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["run", "f.toml", "--switch", "nothing=on"],
             "no switch is called \"nothing\"; known: reconcile, ",
@@ -133,6 +135,14 @@ fn a_bad_value_is_a_usage_error_that_says_what_is_right() {
         (
             &["generate", "--workflow", "nothing"],
             "no workflow is called \"nothing\"; known: reserve",
+        ),
+        (
+            &["retries", "--model", "queue"],
+            "no model is called \"queue\"; known: overlap or capacity",
+        ),
+        (
+            &["retries", "--capacity", "2"],
+            "--capacity is read only by --model \"capacity\"",
         ),
     ];
     for (args, expected) in cases {
@@ -345,4 +355,110 @@ map = []
         assert!(errors.contains(&expected), "{expected}\nin:\n{errors}");
     }
     assert!(errors.ends_with("5 error(s)\n"), "{errors}");
+}
+
+#[test]
+fn retries_over_many_seeds_reports_each_policy_s_mean_spread_and_wins_the_same_each_time() {
+    let args = ["retries", "--clients", "20", "--seeds", "12", "--seed", "3"];
+    let out = lab(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert_eq!(text(&lab(&args).stdout), report, "the same report twice");
+    let lines: Vec<&str> = report.lines().collect();
+    assert!(
+        lines[0].starts_with("overlap model (writes that overlap in time conflict): 20 clients")
+            && lines[0].ends_with("seeds 3 to 14"),
+        "{report}"
+    );
+    // Two measures, each a heading, a header row and one row per policy.
+    for (at, title) in [(1, "calls (the work)"), (9, "completion tick (the time)")] {
+        assert_eq!(lines[at].trim(), title, "{report}");
+        let header: Vec<&str> = lines[at + 1].split_whitespace().collect();
+        assert_eq!(
+            header[..7],
+            ["policy", "mean", "sd", "min", "p50", "p90", "max"]
+        );
+        for (row, policy) in lines[at + 2..at + 8].iter().zip([
+            "none",
+            "constant",
+            "exponential",
+            "full_jitter",
+            "equal_jitter",
+            "decorrelated_jitter",
+        ]) {
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            assert_eq!((cells[0], cells.len()), (policy, 8), "{row}");
+            let figures: Vec<f64> = cells[1..]
+                .iter()
+                .map(|cell| cell.parse().unwrap())
+                .collect();
+            let (min, p50, p90, max) = (figures[2], figures[3], figures[4], figures[5]);
+            assert!(min <= p50 && p50 <= p90 && p90 <= max, "{row}");
+            assert!(
+                min <= figures[0] && figures[0] <= max,
+                "the mean lies within: {row}"
+            );
+            assert!(figures[6] <= 12.0, "wins out of 12 seeds: {row}");
+        }
+    }
+    assert!(lines[17].starts_with("  least mean work: "), "{report}");
+    assert!(lines[17].contains(" of 12 seeds ("), "{report}");
+    assert!(lines[18].starts_with("  least mean time: "), "{report}");
+
+    // The JSON: one line whose means are the single-seed runs' means.
+    let json = text(&lab(&[&args[..], &["--json"]].concat()).stdout);
+    let summary: serde_json::Value = serde_json::from_str(json.trim()).expect("one JSON line");
+    assert_eq!(summary["seeds"], 12);
+    let full = &summary["policies"][3];
+    assert_eq!(full["policy"], "full_jitter");
+    let mut calls = 0.0;
+    for seed in 3..15 {
+        let seed = seed.to_string();
+        let one = text(
+            &lab(&[
+                "retries",
+                "--clients",
+                "20",
+                "--seeds",
+                "1",
+                "--seed",
+                &seed,
+                "--policy",
+                "full_jitter",
+                "--json",
+            ])
+            .stdout,
+        );
+        let run: serde_json::Value = serde_json::from_str(one.trim()).expect("one run");
+        calls += run["calls"].as_f64().unwrap();
+    }
+    // serde_json reads a float back to within its last digit.
+    let mean = full["calls"]["mean"].as_f64().unwrap();
+    assert!(
+        (mean - calls / 12.0).abs() < 1e-9,
+        "{mean} against {}",
+        calls / 12.0
+    );
+}
+
+#[test]
+fn retries_for_one_seed_prints_that_run() {
+    let out = lab(&[
+        "retries",
+        "--model",
+        "capacity",
+        "--clients",
+        "4",
+        "--seeds",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let report = text(&out.stdout);
+    assert!(
+        report.starts_with("capacity model (1 call(s) a tick): 4 clients, 1000 attempts, retry budget none, pauses 10..1000 ticks, seed 0\n"),
+        "{report}"
+    );
+    // No pause: one winner a tick, 4 + 3 + 2 + 1 calls, the last at tick 3.
+    let none: Vec<&str> = report.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!(none[..5], ["none", "10", "3", "4", "0"], "{report}");
 }

@@ -121,6 +121,7 @@ impl Reducible for Measurement {
                 Reply::Refused(words) => run.status = Status::Failed(words),
                 Reply::Ready
                 | Reply::Contended { .. }
+                | Reply::Seeded { .. }
                 | Reply::Counting { .. }
                 | Reply::Judged(_)
                 | Reply::Read { .. }

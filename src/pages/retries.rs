@@ -1,11 +1,12 @@
-//! "Retry policies": the engine's contention model (N clients, C calls a tick, six policies) and
-//! its stacked retry layers, with sliders. Every plot is an SVG the app draws, beside a table
+//! "Retry policies": the engine's contention models (N clients whose overlapping writes
+//! conflict, as in Brooker's study, or a resource that admits C calls a tick; six policies) and
+//! its stacked retry layers, with a model choice and sliders. Every plot is an SVG the app draws, beside a table
 //! that says the same in text. Moving a slider waits for a pause in the input, then runs the
 //! contention model in the lab's second module (a Web Worker), so the page answers keys and the
 //! pointer while it recomputes.
 
 use gloo::timers::callback::Timeout;
-use lab_engine::{Contention, Policy, PolicyRun, Stack, StackRun};
+use lab_engine::{Contention, Model, Policy, PolicyRun, Seeds, Stack, StackRun};
 use lab_worker::{Reply, Request};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -15,6 +16,8 @@ use crate::worker_module::{Heard, Module};
 
 /// A recompute starts this long after the last slider move.
 const DEBOUNCE_MILLISECONDS: u32 = 120;
+/// Seeds of the "over many seeds" run: 0 to 99, the seed slider's range.
+const PAGE_SEEDS: u32 = 100;
 /// Bins of the calls-per-tick plot.
 const BINS: usize = 120;
 /// Plot sizes, in SVG units.
@@ -23,9 +26,10 @@ const HEIGHT: f64 = 220.0;
 const MARGIN_LEFT: f64 = 56.0;
 const MARGIN_BOTTOM: f64 = 28.0;
 
-/// Everything the sliders set.
+/// Everything the model choice and the sliders set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Knobs {
+    model: Model,
     clients: u32,
     capacity: u32,
     attempts_max: u32,
@@ -40,8 +44,9 @@ impl Default for Knobs {
         let contention = Contention::default();
         let stack = Stack::default();
         Knobs {
+            model: contention.model,
             clients: contention.clients,
-            capacity: contention.capacity_per_tick,
+            capacity: contention.capacity(),
             attempts_max: contention.attempts_max,
             seed: 0,
             layers: stack.layers,
@@ -54,8 +59,10 @@ impl Default for Knobs {
 impl Knobs {
     fn contention(&self) -> Contention {
         Contention {
+            model: self.model,
             clients: self.clients,
-            capacity_per_tick: self.capacity,
+            // The capacity is the capacity model's only; the other has no such knob.
+            capacity_per_tick: (self.model == Model::Capacity).then_some(self.capacity),
             attempts_max: self.attempts_max,
             seed: u64::from(self.seed),
             ..Contention::default()
@@ -80,6 +87,21 @@ struct Computed {
     milliseconds: f64,
     /// Why the experiment could not run (the second module could not be loaded).
     failure: Option<String>,
+}
+
+/// Where the run over many seeds is.
+#[derive(Clone, Debug, PartialEq)]
+enum Seeded {
+    /// Not asked for these settings.
+    Idle,
+    /// Running in the second module, for these settings.
+    Running(Contention),
+    Done {
+        seeds: Box<Seeds>,
+        milliseconds: f64,
+    },
+    /// The second module could not run it; the words say why.
+    Failed(String),
 }
 
 /// One labelled slider with its value beside it.
@@ -110,6 +132,40 @@ fn Slider(props: &SliderProps) -> Html {
                 step="1" value={props.value.to_string()} {oninput} />
             <output for={props.id.clone()}>{ props.value }</output>
         </div>
+    }
+}
+
+/// The choice of contention model: a radio group, each choice with its one-sentence
+/// description (arrow keys move between them, as in any radio group).
+#[derive(Properties, PartialEq)]
+struct ModelChoiceProps {
+    chosen: Model,
+    onchange: Callback<Model>,
+}
+
+#[component]
+fn ModelChoice(props: &ModelChoiceProps) -> Html {
+    let choices = Model::ALL.into_iter().map(|model| {
+        let id = format!("model-{}", model.name());
+        let described = format!("{id}-description");
+        let onchange = {
+            let onchange = props.onchange.clone();
+            Callback::from(move |_: Event| onchange.emit(model))
+        };
+        html! {
+            <div class="model-choice">
+                <input type="radio" name="model" id={id.clone()} value={model.name()}
+                    checked={props.chosen == model} aria-describedby={described.clone()} {onchange} />
+                <label for={id}>{ model.label() }</label>
+                <p id={described} class="meta">{ model.description() }</p>
+            </div>
+        }
+    });
+    html! {
+        <fieldset class="model-choices">
+            <legend>{ "Contention model" }</legend>
+            { for choices }
+        </fieldset>
     }
 }
 
@@ -269,7 +325,7 @@ fn calls_per_tick_table(runs: &[PolicyRun]) -> Html {
                     <th scope="col">{ "Calls at tick 0" }</th>
                     <th scope="col">{ "Busiest later tick" }</th>
                     <th scope="col">{ "Mean calls in a later tick with any" }</th>
-                    <th scope="col">{ "Retries in the busiest tenth of ticks" }</th>
+                    <th scope="col">{ "Retries in the busiest tenth of the time" }</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -335,6 +391,56 @@ fn totals_table(runs: &[PolicyRun]) -> Html {
             </table>
         </div>
     }
+}
+
+/// Each policy's mean and spread over many seeds, and how often it did best.
+fn seeds_table(seeds: &Seeds) -> Html {
+    let rows = seeds.policies.iter().map(|entry| {
+        html! {
+            <tr>
+                <th scope="row">{ entry.policy.label() }</th>
+                <td>{ format!("{:.0}", entry.calls.mean) }</td>
+                <td>{ format!("{:.0}", entry.calls.deviation) }</td>
+                <td>{ format!("{}–{}", entry.calls.min, entry.calls.max) }</td>
+                <td>{ entry.fewest_calls_seeds }</td>
+                <td>{ format!("{:.0}", entry.completed_ticks.mean) }</td>
+                <td>{ format!("{:.0}", entry.completed_ticks.deviation) }</td>
+                <td>{ format!("{}–{}", entry.completed_ticks.min, entry.completed_ticks.max) }</td>
+                <td>{ entry.soonest_done_seeds }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll">
+            <table class="retries-table">
+                <caption>{ format!("Mean and spread over {} seeds", seeds.seeds) }</caption>
+                <thead><tr>
+                    <th scope="col">{ "Policy" }</th>
+                    <th scope="col">{ "Mean calls" }</th>
+                    <th scope="col">{ "Calls, standard deviation" }</th>
+                    <th scope="col">{ "Calls, least to most" }</th>
+                    <th scope="col">{ "Seeds with the fewest calls" }</th>
+                    <th scope="col">{ "Mean completion tick" }</th>
+                    <th scope="col">{ "Completion, standard deviation" }</th>
+                    <th scope="col">{ "Completion, soonest to latest" }</th>
+                    <th scope="col">{ "Seeds done first" }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The experiment in words: its clients and model.
+fn described(spec: &Contention) -> String {
+    format!(
+        "{} clients, {}",
+        spec.clients,
+        match spec.model {
+            Model::Overlap => "overlapping writes".to_string(),
+            Model::Capacity => format!("{} per tick", spec.capacity()),
+        }
+    )
 }
 
 fn depth_name(depth: usize, layers: usize) -> String {
@@ -445,6 +551,75 @@ pub fn RetriesPage() -> Html {
         });
     }
     let stack = use_memo(knobs.stack(), |stack| stack.run());
+    // The run over many seeds has a module of its own, so a slider never ends it.
+    let seeded = use_state(|| Seeded::Idle);
+    let seeds_module = use_mut_ref(|| None::<Module>);
+    let many = Contention {
+        seed: 0,
+        ..knobs.contention()
+    };
+    let onseeds = {
+        let seeded = seeded.clone();
+        let spec = many.clone();
+        Callback::from(move |_: MouseEvent| {
+            let publish = seeded.setter();
+            let onheard = Callback::from(move |heard| match heard {
+                Heard::Reply(Reply::Seeded {
+                    seeds,
+                    milliseconds,
+                }) => publish.set(Seeded::Done {
+                    seeds: Box::new(seeds),
+                    milliseconds,
+                }),
+                Heard::Failed(words) | Heard::Reply(Reply::Refused(words)) => {
+                    publish.set(Seeded::Failed(words))
+                }
+                _ => {}
+            });
+            let mut slot = seeds_module.borrow_mut();
+            // A run for older settings still going: ended, this one replaces it.
+            if matches!(*seeded, Seeded::Running(_)) {
+                slot.take();
+            }
+            let (module, _) = module_for(&mut slot, onheard.clone());
+            module.send(&Request::ContendSeeds {
+                spec: spec.clone(),
+                seeds: PAGE_SEEDS,
+            });
+            seeded.set(Seeded::Running(spec.clone()));
+            if let crate::worker_module::Readiness::Failed(words) = module.readiness() {
+                onheard.emit(Heard::Failed(words));
+            }
+        })
+    };
+    let seeds_status = match &*seeded {
+        Seeded::Idle => None,
+        Seeded::Running(spec) => Some(format!(
+            "Running {PAGE_SEEDS} seeds of {}…",
+            described(spec)
+        )),
+        Seeded::Done {
+            seeds,
+            milliseconds,
+        } => Some(format!(
+            "{}, seeds 0 to {}: computed in {:.0} ms{}.",
+            described(&seeds.spec),
+            seeds.seeds - 1,
+            milliseconds,
+            if seeds.spec == many {
+                ""
+            } else {
+                "; the settings have changed since"
+            }
+        )),
+        Seeded::Failed(words) => Some(format!("The seeds could not run: {words}.")),
+    };
+    let onmodel = {
+        let knobs = knobs.clone();
+        Callback::from(move |model: Model| {
+            knobs.set(Knobs { model, ..*knobs });
+        })
+    };
     let set = |apply: fn(&mut Knobs, u32)| {
         let knobs = knobs.clone();
         Callback::from(move |value: u32| {
@@ -463,8 +638,10 @@ pub fn RetriesPage() -> Html {
         (None, _) => "Computing…".to_string(),
         (Some(_), true) => "Recomputing for the new settings…".to_string(),
         (Some(spec), false) => format!(
-            "{} clients, {} per tick, seed {}: all six policies computed in {:.0} ms.",
-            spec.clients, spec.capacity_per_tick, spec.seed, computed.milliseconds
+            "{}, seed {}: all six policies computed in {:.0} ms.",
+            described(spec),
+            spec.seed,
+            computed.milliseconds
         ),
     };
     let runs = &computed.runs;
@@ -480,15 +657,18 @@ pub fn RetriesPage() -> Html {
         <main id="main" tabindex="-1" class="page retries">
             <h1>{ "Retry policies" }</h1>
             <p class="lead">
-                { "Many clients each make one write to the same resource. It takes a few calls per tick; the rest conflict and fail with a temporary error, and every loser retries under its policy. Which policy gets everyone through with the least work? Further down, retry loops stacked in layers multiply the calls that reach the bottom." }
+                { "Many clients each make one write to the same resource. Writes that conflict fail with a temporary error, and every loser retries under its policy. Which policy gets everyone through with the least work, and which the soonest? Two models say when writes conflict. Further down, retry loops stacked in layers multiply the calls that reach the bottom." }
             </p>
             <section aria-labelledby="contention-heading">
                 <h2 id="contention-heading">{ "Clients contending for one resource" }</h2>
+                <ModelChoice chosen={knobs.model} onchange={onmodel} />
                 <div class="sliders">
                     <Slider id="clients" label="Clients" min={1} max={1000} value={knobs.clients}
                         onchange={set(|knobs, value| knobs.clients = value)} />
-                    <Slider id="capacity" label="Capacity (calls a tick)" min={1} max={50} value={knobs.capacity}
-                        onchange={set(|knobs, value| knobs.capacity = value)} />
+                    if knobs.model == Model::Capacity {
+                        <Slider id="capacity" label="Capacity (calls a tick)" min={1} max={50} value={knobs.capacity}
+                            onchange={set(|knobs, value| knobs.capacity = value)} />
+                    }
                     <Slider id="attempts-max" label="Max attempts per client" min={1} max={1000} value={knobs.attempts_max}
                         onchange={set(|knobs, value| knobs.attempts_max = value)} />
                     <Slider id="seed" label="Seed" min={0} max={99} value={knobs.seed}
@@ -496,7 +676,11 @@ pub fn RetriesPage() -> Html {
                 </div>
                 <p class="meta" role="status">{ status }</p>
                 <p class="meta">
-                    { "Pauses start at 10 ticks and are capped at 1,000; one tick is the window in which two writes conflict. Full jitter draws a pause from 0 to the doubled ceiling; equal jitter keeps half of it and draws the rest; decorrelated jitter draws from the base to three times the last pause." }
+                    { match knobs.model {
+                        Model::Overlap => "A network hop takes 6 to 14 ticks, so a write reaches the row about 20 ticks after its read. Pauses start at 5 ticks and are capped at 2,000, as in the study. ",
+                        Model::Capacity => "Pauses start at 10 ticks and are capped at 1,000; one tick is the window in which two writes conflict. ",
+                    } }
+                    { "Full jitter draws a pause from 0 to the doubled ceiling; equal jitter keeps half of it and draws the rest; decorrelated jitter draws from the base to three times the last pause." }
                 </p>
                 if !runs.is_empty() {
                     <figure class="retries-figure">
@@ -513,6 +697,15 @@ pub fn RetriesPage() -> Html {
                         <figcaption>{ "The tick at which the last client finished, on a log scale." }</figcaption>
                     </figure>
                     { totals_table(runs) }
+                }
+                <h3>{ "Over many seeds" }</h3>
+                <p>
+                    { format!("One seed can flatter a policy. Run these settings from seeds 0 to {} and compare each policy's mean, its spread, and how often it did best.", PAGE_SEEDS - 1) }
+                </p>
+                <button type="button" onclick={onseeds}>{ format!("Run {PAGE_SEEDS} seeds") }</button>
+                <p class="meta" role="status">{ seeds_status.unwrap_or_default() }</p>
+                if let Seeded::Done { seeds, .. } = &*seeded {
+                    { seeds_table(seeds) }
                 }
             </section>
             <section aria-labelledby="layers-heading">

@@ -1,15 +1,16 @@
-// The "Retry policies" page: sliders moved by keyboard, tables read by role and name, and every
-// figure compared with what the native engine gives the same settings (`lab retries --json`),
-// never with hand-typed numbers. It also measures one recompute at 1,000 clients in wasm, and
-// the longest task the page ran meanwhile (a frozen page would show one long task).
+// The "Retry policies" page: the model chosen and sliders moved by keyboard, tables read by role
+// and name, and every figure compared with what the native engine gives the same settings
+// (`lab retries --json`), never with hand-typed numbers. It also measures one recompute at 1,000
+// clients and one run of 100 seeds in wasm, and the longest task the page ran meanwhile (a
+// frozen page would show one long task).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { assertNoErrors, labJson, newPage, open, useSite } from './support.js';
 
-/** Runs `lab retries ARGS --json`: the built binary when LAB_BIN names it, else through cargo. */
-const native = (args) => labJson(['retries', ...args, '--json']);
+/** Runs `lab retries ARGS --seeds 1 --json` (one seed's runs): the built binary when LAB_BIN names it, else through cargo. */
+const native = (args) => labJson(['retries', ...args, '--seeds', '1', '--json']);
 
 /** The page's label for each policy, by its JSON name. */
 const LABELS = {
@@ -32,9 +33,9 @@ async function readTotals(page) {
   return rows;
 }
 
-/** Waits until the status says the page computed these settings. */
-async function computed(page, clients, seed) {
-  const status = page.getByRole('status').filter({ hasText: `${clients} clients, 1 per tick, seed ${seed}: all six policies computed in` });
+/** Waits until the status says the page computed these settings ("100 clients, overlapping writes"). */
+async function computed(page, settings, seed) {
+  const status = page.getByRole('status').filter({ hasText: `${settings}, seed ${seed}: all six policies computed in` });
   await status.waitFor({ timeout: 120_000 });
   return Number((await status.textContent()).match(/computed in (\d+) ms/)[1]);
 }
@@ -73,8 +74,9 @@ describe('retry policies page', () => {
     });
     await open(page, `${origin}/#/retries`);
     await page.getByRole('heading', { level: 1, name: 'Retry policies' }).waitFor();
-    await computed(page, 100, 0);
+    await computed(page, '100 clients, overlapping writes', 0);
     assertSameAsNative(await readTotals(page), native(['--clients', '100', '--seed', '0']), '100 clients');
+    assert.equal(await page.getByRole('slider', { name: 'Capacity (calls a tick)' }).count(), 0, 'no capacity in the study\'s model');
     const plot = page.getByRole('img', { name: 'Calls per tick, each policy overlaid' });
     assert.equal(await plot.locator('polyline').count(), 6, 'one line per policy');
 
@@ -83,7 +85,7 @@ describe('retry policies page', () => {
     await seed.focus();
     await page.keyboard.press('ArrowRight');
     assert.equal(await seed.inputValue(), '1');
-    await computed(page, 100, 1);
+    await computed(page, '100 clients, overlapping writes', 1);
     assertSameAsNative(await readTotals(page), native(['--clients', '100', '--seed', '1']), 'seed 1');
 
     // The clients slider to its end: 1,000 clients. Measure the recompute and the longest task.
@@ -92,7 +94,7 @@ describe('retry policies page', () => {
     await clients.focus();
     await page.keyboard.press('End');
     assert.equal(await clients.inputValue(), '1000');
-    const milliseconds = await computed(page, 1000, 1);
+    const milliseconds = await computed(page, '1000 clients, overlapping writes', 1);
     const longest = await page.evaluate(() => window.longestTask);
     console.log(`# 1,000 clients: six policies in ${milliseconds} ms of wasm; longest task ${Math.round(longest)} ms`);
     // Slices of bounded work: no task near the quarter second a person notices as a freeze.
@@ -100,6 +102,17 @@ describe('retry policies page', () => {
     const totals = await readTotals(page);
     assertSameAsNative(totals, native(['--clients', '1000', '--seed', '1']), '1,000 clients');
     assert.ok(totals['Full jitter'][0] < totals.Exponential[0], 'full jitter does less work than exponential');
+
+    // The other model, by keyboard: the arrow key moves the radio group's choice.
+    const overlap = page.getByRole('radio', { name: 'Overlapping writes conflict (the study\'s model)' });
+    const capacity = page.getByRole('radio', { name: 'A fixed capacity per tick' });
+    assert.ok(await overlap.isChecked(), 'the study\'s model is the default');
+    await overlap.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.ok(await capacity.isChecked(), 'the arrow key chose the capacity model');
+    await computed(page, '1000 clients, 1 per tick', 1);
+    assertSameAsNative(await readTotals(page), native(['--model', 'capacity', '--clients', '1000', '--seed', '1']), 'the capacity model');
+    await page.getByRole('slider', { name: 'Capacity (calls a tick)' }).waitFor();
 
     // Stacked layers: one more layer of three attempts is 3^4 at the backend.
     const layers = page.getByRole('slider', { name: 'Layers' });
@@ -119,12 +132,55 @@ describe('retry policies page', () => {
     await close();
   });
 
+  it('runs 100 seeds in the second module and shows each policy\'s mean and spread as lab does', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await page.addInitScript(() => {
+      window.longestTask = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await open(page, `${origin}/#/retries`);
+    await computed(page, '100 clients, overlapping writes', 0);
+    await page.evaluate(() => { window.longestTask = 0; });
+    await page.getByRole('button', { name: 'Run 100 seeds' }).click();
+    const status = page.getByRole('status').filter({ hasText: '100 clients, overlapping writes, seeds 0 to 99: computed in' });
+    await status.waitFor({ timeout: 120_000 });
+    const milliseconds = Number((await status.textContent()).match(/computed in (\d+) ms/)[1]);
+    const longest = await page.evaluate(() => window.longestTask);
+    console.log(`# 100 seeds of 100 clients: six policies in ${milliseconds} ms of wasm; longest task ${Math.round(longest)} ms`);
+    assert.ok(longest < 250, `the longest task while the seeds ran took ${longest} ms`);
+    const [summary] = labJson(['retries', '--clients', '100', '--seeds', '100', '--json']);
+    const table = page.getByRole('table', { name: 'Mean and spread over 100 seeds' });
+    for (const entry of summary.policies) {
+      const row = table.getByRole('row', { name: new RegExp(`^${LABELS[entry.policy]} `) });
+      const cells = await row.getByRole('cell').allTextContents();
+      const where = `${entry.policy} as lab retries --seeds 100 gives`;
+      // Means and deviations are shown to the unit (a half may round either way).
+      for (const [cell, value] of [[cells[0], entry.calls.mean], [cells[1], entry.calls.deviation], [cells[4], entry.completed_ticks.mean], [cells[5], entry.completed_ticks.deviation]]) {
+        assert.ok(Math.abs(Number(cell) - value) <= 0.5, `${where}: ${cell} against ${value}`);
+      }
+      assert.deepEqual(
+        [cells[2], cells[3], cells[6], cells[7]],
+        [
+          `${entry.calls.min}–${entry.calls.max}`,
+          String(entry.fewest_calls_seeds),
+          `${entry.completed_ticks.min}–${entry.completed_ticks.max}`,
+          String(entry.soonest_done_seeds),
+        ],
+        where,
+      );
+    }
+    assertNoErrors(errors, 'the seeds run');
+    await close();
+  });
+
   for (const width of [1280, 375]) {
     it(`at ${width} px the legend sits beside or under the plot, never over it, and the plot takes the width`, async () => {
       const { page, errors, close } = await newPage(browser);
       await page.setViewportSize({ width, height: 900 });
       await open(page, `${origin}/#/retries`);
-      await computed(page, 100, 0);
+      await computed(page, '100 clients, overlapping writes', 0);
       const plot = page.getByRole('img', { name: 'Calls per tick, each policy overlaid' });
       const legend = page.getByRole('list', { name: 'Policies' });
       assert.deepEqual(await legend.getByRole('listitem').allInnerTexts(), Object.values(LABELS), 'one entry per policy, in order');

@@ -146,8 +146,9 @@ const DO = {
       await box.getByRole('button', { name: option.label, exact: true }).click();
       const text = await waitForText(feedback, option.correct ? /^Correct\. / : /^Not quite\. /, { what: `the verdict on "${option.label}"` });
       if (option.change.policy) {
-        const { clients, capacity_per_tick: capacity, seed, attempts_max: attempts } = task.contention;
-        const [run] = labJson(['retries', '--clients', `${clients}`, '--capacity', `${capacity}`, '--attempts', `${attempts}`, '--seed', `${seed}`, '--policy', option.change.policy.policy, '--json']);
+        const { model, clients, capacity_per_tick: capacity, seed, attempts_max: attempts } = task.contention;
+        const capacityArgs = capacity === null ? [] : ['--capacity', `${capacity}`];
+        const [run] = labJson(['retries', '--model', model, '--clients', `${clients}`, ...capacityArgs, '--attempts', `${attempts}`, '--seed', `${seed}`, '--seeds', '1', '--policy', option.change.policy.policy, '--json']);
         assert.match(text, new RegExp(` ${run.calls} calls from ${clients} clients; the last at tick ${run.completed_tick}\\.`), `${where}: "${option.label}" runs in the engine`);
       } else {
         const shows = option.correct ? 'every invariant holds.' : 'an invariant breaks.';

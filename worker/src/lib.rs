@@ -19,7 +19,7 @@ use lab_course::scenario_text::TextError;
 use lab_course::share::{ShareError, WholeScenario};
 #[cfg(feature = "module")]
 use lab_engine::Explorer;
-use lab_engine::{Budget, Contention, Extent, FaultKind, PolicyRun, Report, Scenario};
+use lab_engine::{Budget, Contention, Extent, FaultKind, PolicyRun, Report, Scenario, Seeds};
 use serde::{Deserialize, Serialize};
 
 /// What the page asks of the worker.
@@ -32,8 +32,11 @@ pub enum Request {
         budget: Limits,
     },
     /// Run every retry policy in one contention experiment (the retry lab):
-    /// [`Reply::Contended`].
+    /// [`Reply::Contended`] (or [`Reply::Refused`]).
     Contend(Contention),
+    /// Run every retry policy from many seeds, the experiment's and the ones after it:
+    /// [`Reply::Seeded`] (or [`Reply::Refused`]).
+    ContendSeeds { spec: Contention, seeds: u32 },
     /// Hold an instructor's challenge to every promise `lab check` holds a build task to, count
     /// the arrangements that hold, and write it as a lesson file: [`Reply::Counting`] as it
     /// goes, then [`Reply::Judged`].
@@ -67,6 +70,12 @@ pub enum Reply {
         spec: Contention,
         runs: Vec<PolicyRun>,
         /// Milliseconds the worker spent on all of them.
+        milliseconds: f64,
+    },
+    /// Every policy's mean and spread over many seeds.
+    Seeded {
+        seeds: Seeds,
+        /// Milliseconds the worker spent on them.
         milliseconds: f64,
     },
     /// How many of a challenge's arrangements are explored, of how many.
@@ -319,6 +328,20 @@ pub fn answer(request: Request, now: impl Fn() -> f64, mut post: impl FnMut(&Rep
                 .map(|scenario| lab_course::scenario_text::write(&scenario))
                 .map_err(|error| format!("the scenario sent cannot be written: {error}")),
         }),
+        Request::Contend(spec) | Request::ContendSeeds { spec, .. } if spec.check().is_err() => {
+            let error = spec.check().err().unwrap_or_default();
+            post(&Reply::Refused(format!(
+                "The contention experiment cannot run: {error}"
+            )));
+        }
+        Request::ContendSeeds { spec, seeds } => {
+            let start = now();
+            let seeds = spec.run_seeds(&lab_engine::Policy::ALL, seeds);
+            post(&Reply::Seeded {
+                seeds,
+                milliseconds: now() - start,
+            });
+        }
         Request::Contend(spec) => {
             let start = now();
             let runs = spec.run_all();
@@ -402,6 +425,32 @@ mod tests {
                 milliseconds: 0.0
             }]
         );
+    }
+
+    #[test]
+    fn many_seeds_in_the_worker_are_the_engine_s_and_a_bad_experiment_is_refused() {
+        let spec = Contention {
+            clients: 10,
+            ..Contention::default()
+        };
+        assert_eq!(
+            replies_to(Request::ContendSeeds {
+                spec: spec.clone(),
+                seeds: 3
+            }),
+            [Reply::Seeded {
+                seeds: spec.run_seeds(&lab_engine::Policy::ALL, 3),
+                milliseconds: 0.0
+            }]
+        );
+        let wrong = Contention {
+            capacity_per_tick: Some(3),
+            ..spec
+        };
+        assert!(matches!(
+            replies_to(Request::Contend(wrong)).as_slice(),
+            [Reply::Refused(words)] if words.contains("capacity_per_tick is read only by model")
+        ));
     }
 
     #[test]

@@ -173,10 +173,13 @@ fn compile_choose(choose: &ChooseFile, here: &Here) -> Result<Task, String> {
             if choose.expect.is_some() {
                 return Err("expect is read only when the options change the design; the right policy is the one with the fewest calls".into());
             }
+            contention
+                .check()
+                .map_err(|error| format!("contention: {error}"))?;
             check_policies(&options, contention)?;
         }
         (count, None) if count == options.len() => {
-            return Err("options that are retry policies need contention = { clients = N, capacity_per_tick = C, seed = S }: the experiment they run in".into())
+            return Err("options that are retry policies need contention = { model = M, clients = N, seed = S }: the experiment they run in (model \"overlap\", the study's, or \"capacity\" with capacity_per_tick = C)".into())
         }
         _ => return Err("either every option is a retry policy or none is".into()),
     }
@@ -269,13 +272,13 @@ fn check_policies(options: &[TaskOption], contention: &Contention) -> Result<(),
     for (option, run) in &runs {
         if !option.correct && run.calls <= best.calls {
             return Err(format!(
-                "option \"{}\" is marked correct with {} calls, but \"{}\" makes {} at {} clients, capacity {} per tick, seed {}: the correct policy must do the least work",
+                "option \"{}\" is marked correct with {} calls, but \"{}\" makes {} at {} clients, {} model, seed {}: the correct policy must do the least work",
                 right.label,
                 best.calls,
                 option.label,
                 run.calls,
                 contention.clients,
-                contention.capacity_per_tick,
+                contention.model.name(),
                 contention.seed
             ));
         }
