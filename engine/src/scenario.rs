@@ -296,9 +296,11 @@ pub fn payload_of_body(body: &str) -> Result<Payload, String> {
                     })?)
                 }
                 serde_json::Value::String(text) => Scalar::Text(text),
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "field \"{name}\" is {other}: a field is a boolean, a whole number or a string"
-                )),
+                ))
+                }
             };
             Ok((name, scalar))
         })
