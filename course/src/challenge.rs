@@ -532,7 +532,7 @@ pub mod lesson {
         let opened = challenge.open()?;
         let mut scenario = opened.scenario.clone();
         let start = crate::build_task::program_of(&challenge.start);
-        if start.structure(scenario.workflow.offered()).is_ok() {
+        if start.structure(&scenario.offered()).is_ok() {
             scenario.program = Some(start);
         }
         let scenario = toml::Value::try_from(&scenario)

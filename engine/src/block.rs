@@ -160,6 +160,12 @@ pub enum Block {
     /// The charge, sent with the idempotency key: the gateway keeps the key and answers a
     /// repeat with its first charge, charging nothing new.
     ChargeKeyed,
+
+    // ---- control, where the scenario reads the cancel flag in code (`cancel_check = "in_code"`) ----
+    /// `if cancel_requested(): stop()`: the one place a run reads its cancel flag. Takes no
+    /// time while the flag is down; with it up, the run stops here, recording what is done and
+    /// what never began.
+    CheckCancel,
 }
 
 /// What kind of line a block is.
@@ -560,6 +566,7 @@ impl Block {
         Block::EmailReceipt,
         Block::ClaimWithLease,
         Block::ChargeKeyed,
+        Block::CheckCancel,
     ];
 
     /// The block's declaration.
@@ -678,6 +685,7 @@ impl Block {
             B::EmailReceipt => statement(A::SinkSend, AT_SEND)
                 .raising(RAISES_SEND)
                 .using(&[N::Receipt]),
+            B::CheckCancel => silent(Shape::Statement),
         }
     }
 
@@ -696,7 +704,7 @@ impl Block {
 }
 
 /// How many blocks there are.
-const BLOCKS: usize = 89;
+const BLOCKS: usize = 90;
 
 /// Each block's id, by `Block as usize`; a test holds it to serde's names.
 const BLOCK_NAMES: [&str; BLOCKS] = [
@@ -789,6 +797,7 @@ const BLOCK_NAMES: [&str; BLOCKS] = [
     "email_receipt",
     "claim_with_lease",
     "charge_keyed",
+    "check_cancel",
 ];
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::outcome::{Label, Outcome, Prior, Rejection, SubmitReply};
 use crate::program::{Line, Program, ProgramError, Structure, NONE};
 use crate::provider;
 use crate::retry;
-use crate::scenario::{FailureClass, Scenario, WriteMode};
+use crate::scenario::{CancelCheck, FailureClass, Scenario, WriteMode};
 use crate::text::Text;
 use crate::workflow::{Listing, RECEIPT};
 use crate::world::{clone_by_fields, JobRow, JobStatus, WriteOutcome};
@@ -59,20 +59,29 @@ pub(crate) struct Compiled {
 /// workflow and its provider.
 fn checked(scenario: &Scenario) -> Result<(Program, Structure), ProgramError> {
     let program = scenario.program();
-    let structure = program.structure(scenario.workflow.offered())?;
+    if scenario.switches.cancel_check != CancelCheck::InCode {
+        refuse(&program, Block::CheckCancel, "`check_cancel` reads the cancel flag in code, but this scenario's workers are stopped by the engine before every step: set switches.cancel_check = \"in_code\"")?;
+    }
+    let structure = program.structure(&scenario.offered())?;
     if !scenario.provider.lookup {
-        if let Some(index) = program
-            .lines
-            .iter()
-            .position(|line| line.block == Block::Lookup)
-        {
-            return Err(ProgramError {
-                line: index as u32 + 1,
-                message: "this provider offers no lookup (provider.lookup = false): the program cannot call one".into(),
-            });
-        }
+        refuse(
+            &program,
+            Block::Lookup,
+            "this provider offers no lookup (provider.lookup = false): the program cannot call one",
+        )?;
     }
     Ok((program, structure))
+}
+
+/// Refuses the program's first line of `block`, saying `why`, if it has one.
+fn refuse(program: &Program, block: Block, why: &str) -> Result<(), ProgramError> {
+    match program.lines.iter().position(|line| line.block == block) {
+        Some(index) => Err(ProgramError {
+            line: index as u32 + 1,
+            message: why.into(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Validation's check of the scenario's program.
@@ -481,7 +490,8 @@ impl Task {
                 ..Registers::default()
             },
         };
-        task.settle(program);
+        // A run arrives only while its worker's flag is down (`Engine::receive`).
+        task.settle(program, false);
         task
     }
 
@@ -612,9 +622,17 @@ impl Task {
         step
     }
 
-    /// Takes one step: the line the run rests at.
+    /// Takes one step: the line the run rests at. A run rests at a `check_cancel` line only
+    /// when its flag was up there: the step stops the run, as `cancel` does, at that line.
     pub fn step(&mut self, context: &mut Context, program: &Compiled) -> Step {
         let pc = self.pc;
+        if program.block(pc) == Some(Block::CheckCancel) {
+            let mut step = self.cancel(context, program);
+            step.line = program.listing.line_of(pc);
+            self.pc = END;
+            self.next = Action::Return;
+            return step;
+        }
         let mut step = Step {
             line: program.listing.line_of(pc),
             ..Step::default()
@@ -634,12 +652,13 @@ impl Task {
             }
             Some(block) => self.run_block(block, context, &mut step, program),
         };
-        self.follow(then, program);
+        self.follow(then, program, context.cancel_requested);
         step
     }
 
-    /// Moves past the line just run, as `then` says, and on to the next action.
-    fn follow(&mut self, then: Then, program: &Compiled) {
+    /// Moves past the line just run, as `then` says, and on to the next action (or to a
+    /// `check_cancel` line, when `cancel_requested`).
+    fn follow(&mut self, then: Then, program: &Compiled, cancel_requested: bool) {
         let pc = self.pc as usize;
         self.pc = match then {
             Then::Over => END,
@@ -662,11 +681,13 @@ impl Task {
                 None => program.structure.end[pc],
             },
         };
-        self.settle(program);
+        self.settle(program, cancel_requested);
     }
 
-    /// Follows the lines that take no time, to the next line that takes an action.
-    fn settle(&mut self, program: &Compiled) {
+    /// Follows the lines that take no time, to the next line that takes an action. A
+    /// `check_cancel` line takes no time while the flag is down; with it up (`cancel_requested`)
+    /// the run rests there, and its next step stops it before the action the check guards.
+    fn settle(&mut self, program: &Compiled, cancel_requested: bool) {
         let lines = &program.lines;
         loop {
             let pc = self.pc as usize;
@@ -691,6 +712,15 @@ impl Task {
                 Shape::Else => self.pc = program.structure.end[pc],
                 Shape::Handler => self.pc = program.structure.past_handlers[pc],
                 Shape::Try | Shape::Loop => self.pc += 1,
+                _ if block == Block::CheckCancel && cancel_requested => {
+                    // What never begins: the action the run would have taken past the check.
+                    let mut ahead = self.clone();
+                    ahead.pc += 1;
+                    ahead.settle(program, false);
+                    self.next = ahead.next;
+                    return;
+                }
+                _ if block == Block::CheckCancel => self.pc += 1,
                 Shape::Statement if spec.action.is_none() => {
                     self.assign(block);
                     self.pc += 1;

@@ -10,9 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lab_engine::{
-    lane_id, Action, Backoff, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
-    KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run,
-    Scalar, Scenario, ScenarioError, Schedule, Stop, Switches, Trace, WorkerPlan, WorkerState,
+    lane_id, Action, Backoff, CancelCheck, Engine, FailureClass, FaultKind, FaultRule, Invariant,
+    Jitter, KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy,
+    Run, Scalar, Scenario, ScenarioError, Schedule, Stop, Switches, Trace, WorkerPlan, WorkerState,
     WorkflowKind, World, WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;
@@ -143,6 +143,7 @@ fn design() -> impl Strategy<Value = Switches> {
             WriteMode::Upsert,
         ]),
         retry_policy(),
+        select(CancelCheck::ALL.to_vec()),
     )
         .prop_map(
             |(
@@ -151,6 +152,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 key,
                 write,
                 retry,
+                cancel_check,
             )| Switches {
                 reconcile,
                 trust_not_found,
@@ -167,6 +169,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 retry,
                 review_owner: None,
                 lease_ticks: 30,
+                cancel_check,
             },
         )
 }
@@ -415,8 +418,14 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
             );
         }
         if let Some(fault) = event.fault {
-            // A cancel is recorded as the journal update that stops the run, wherever it struck.
+            // A cancel the engine reads before every step is recorded as the journal update
+            // that stops the run, wherever it struck; one read in code, at the step it struck,
+            // which finishes.
+            let in_code = scenario.switches.cancel_check == CancelCheck::InCode;
             let declared = match fault {
+                FaultKind::Cancel if in_code => {
+                    scenario.workflow.faults_at(event.action).contains(&fault)
+                }
                 FaultKind::Cancel => event.action == Action::JournalUpdate,
                 _ => scenario.workflow.faults_at(event.action).contains(&fault),
             };
