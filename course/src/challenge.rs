@@ -539,10 +539,12 @@ pub mod lesson {
             .map_err(|error| format!("the scenario cannot be written as TOML: {error}"))?;
         let id = slug(&challenge.title).unwrap_or_else(|| format!("challenge-{}", opened.id));
         let title = challenge.title.trim();
+        // Only what the design's runs can break: the others hold by construction.
         let goal_words: Vec<String> = opened
             .build
             .goal
             .iter()
+            .filter(|invariant| invariant.applies(&opened.scenario))
             .map(|invariant| format!("“{}”", invariant.statement()))
             .collect();
         let build = format!(
