@@ -58,7 +58,7 @@ impl BuildTask<'_> {
     pub fn shape(&self, words: &Wording) -> Result<(), String> {
         let reference = words.reference;
         let workflow = self.scenario.workflow;
-        let offered = workflow.offered();
+        let offered = self.scenario.offered();
         if let Some(stranger) = self.blocks.iter().find(|block| !offered.contains(block)) {
             return Err(format!(
                 "blocks: `{}` is not a block of the {} workflow; it offers {}",
@@ -83,7 +83,7 @@ impl BuildTask<'_> {
             ));
         }
         self.reference
-            .structure(offered)
+            .structure(&offered)
             .map_err(|error| format!("{reference}, {error}"))?;
         if let Some(missing) = missing_from(self.reference, &self.pool()) {
             return Err(format!(
@@ -195,7 +195,7 @@ impl BuildTask<'_> {
             return Err(format!("{reference} does not hold within {within}: {why}"));
         }
         let start = self.start_program();
-        if start.lines.is_empty() || start.structure(self.scenario.workflow.offered()).is_err() {
+        if start.lines.is_empty() || start.structure(&self.scenario.offered()).is_err() {
             return Ok(None);
         }
         if self.solves(&start)? == Some(true) {
@@ -223,8 +223,8 @@ impl BuildTask<'_> {
             }
         }
         let bound = bound as usize;
-        let offered = self.scenario.workflow.offered();
-        let found = arrangements(&locked, &movable, offered, bound + 1);
+        let offered = self.scenario.offered();
+        let found = arrangements(&locked, &movable, &offered, bound + 1);
         if !found.complete || found.programs.len() > bound {
             return Err(format!(
                 "{}'s blocks have more than {bound} arrangements{}",

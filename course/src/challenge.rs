@@ -532,17 +532,19 @@ pub mod lesson {
         let opened = challenge.open()?;
         let mut scenario = opened.scenario.clone();
         let start = crate::build_task::program_of(&challenge.start);
-        if start.structure(scenario.workflow.offered()).is_ok() {
+        if start.structure(&scenario.offered()).is_ok() {
             scenario.program = Some(start);
         }
         let scenario = toml::Value::try_from(&scenario)
             .map_err(|error| format!("the scenario cannot be written as TOML: {error}"))?;
         let id = slug(&challenge.title).unwrap_or_else(|| format!("challenge-{}", opened.id));
         let title = challenge.title.trim();
+        // Only what the design's runs can break: the others hold by construction.
         let goal_words: Vec<String> = opened
             .build
             .goal
             .iter()
+            .filter(|invariant| invariant.applies(&opened.scenario))
             .map(|invariant| format!("“{}”", invariant.statement()))
             .collect();
         let build = format!(

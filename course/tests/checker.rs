@@ -702,3 +702,49 @@ fn a_goal_on_a_design_that_already_holds_is_an_error() {
     );
     one_error_containing(&found, "already holds every invariant");
 }
+
+/// Where workers read their cancel flag is one of two values; another is refused at each design
+/// it reaches, naming both.
+#[test]
+fn a_bad_cancel_check_is_an_error_naming_the_two_values() {
+    let dir = course_of("cancel-check", "15b-cancel-in-code.toml", |text| {
+        text.replacen(
+            "switches = { cancel_check = \"in_code\" }",
+            "switches = { cancel_check = \"sometimes\" }",
+            1,
+        )
+    });
+    let found = errors(&dir);
+    assert!(
+        found.iter().any(|error| error.contains(
+            "15b-cancel-in-code.toml:34:6: design \"no-check\": scenario: unknown variant `sometimes`, expected `every_step` or `in_code`"
+        )),
+        "{found:?}"
+    );
+}
+
+/// `stops_when_cancelled` cannot break where the engine reads the flag before every step: a
+/// design that expects it to is told why, and a `check_cancel` line there is refused at its line.
+#[test]
+fn the_cancel_invariant_and_block_need_the_flag_read_in_code() {
+    let dir = course_of("cancel-every-step", "15b-cancel-in-code.toml", |text| {
+        text.replacen(
+            "switches = { cancel_check = \"in_code\" }",
+            "switches = { cancel_check = \"every_step\" }",
+            1,
+        )
+    });
+    let found = errors(&dir);
+    assert!(
+        found.iter().any(|error| error.contains(
+            "design \"no-check\": stops_when_cancelled cannot break in this design's scenario: it is judged only where workers read their cancel flag in code"
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().any(|error| error.contains(
+            "design \"checked\": scenario: program, line 6: `check_cancel` reads the cancel flag in code"
+        )),
+        "{found:?}"
+    );
+}

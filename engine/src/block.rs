@@ -172,6 +172,11 @@ pub enum Block {
     KeyWithReceivedAt,
     /// `key = intention.key`: a `uuid4()` drawn once, when the intention was born, and saved.
     KeySaved,
+    // ---- control, where the scenario reads the cancel flag in code (`cancel_check = "in_code"`) ----
+    /// `if cancel_requested(): stop()`: the one place a run reads its cancel flag. Takes no
+    /// time while the flag is down; with it up, the run stops here, recording what is done and
+    /// what never began.
+    CheckCancel,
 }
 
 /// What kind of line a block is.
@@ -584,6 +589,7 @@ impl Block {
         Block::KeyUuid4,
         Block::KeyWithReceivedAt,
         Block::KeySaved,
+        Block::CheckCancel,
     ];
 
     /// The block's declaration.
@@ -731,6 +737,7 @@ impl Block {
             | B::KeyUuid4
             | B::KeyWithReceivedAt
             | B::KeySaved => silent(Shape::Statement).setting(KEY),
+            B::CheckCancel => silent(Shape::Statement),
         }
     }
 
@@ -749,7 +756,7 @@ impl Block {
 }
 
 /// How many blocks there are.
-const BLOCKS: usize = 94;
+const BLOCKS: usize = 95;
 
 /// Each block's id, by `Block as usize`; a test holds it to serde's names.
 const BLOCK_NAMES: [&str; BLOCKS] = [
@@ -847,6 +854,7 @@ const BLOCK_NAMES: [&str; BLOCKS] = [
     "key_uuid4",
     "key_with_received_at",
     "key_saved",
+    "check_cancel",
 ];
 
 #[cfg(test)]

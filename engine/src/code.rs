@@ -8,7 +8,7 @@ use crate::block::Block;
 use crate::fault::FaultKind;
 use crate::keys;
 use crate::kind::WorkflowKind;
-use crate::scenario::{Backoff, Jitter, KeySource, RetryPolicy, Scenario, WriteMode};
+use crate::scenario::{Backoff, CancelCheck, Jitter, KeySource, RetryPolicy, Scenario, WriteMode};
 
 /// One line above a program.
 pub enum Preamble {
@@ -22,8 +22,9 @@ pub enum Preamble {
     Text(String),
 }
 
-/// The header, the lines every run of the workflow begins with, and the cancel comment when the
-/// scenario can raise the cancel flag.
+/// The header, the lines every run of the workflow begins with, and the comment on where the
+/// cancel flag is read: when the scenario can raise the flag, and always when the code reads it
+/// itself (`cancel_check = "in_code"`), since only its own checks can stop it.
 pub(crate) fn preamble(scenario: &Scenario, def: &str, lines: &[String]) -> Vec<Preamble> {
     let mut preamble = vec![Preamble::Def(def.to_string())];
     preamble.extend(
@@ -35,14 +36,21 @@ pub(crate) fn preamble(scenario: &Scenario, def: &str, lines: &[String]) -> Vec<
                 false => Preamble::Text(line),
             }),
     );
-    if scenario
-        .faults
-        .iter()
-        .any(|rule| rule.fault == FaultKind::Cancel)
-    {
-        preamble.push(Preamble::Cancel(
-            "    # between steps: if cancel_requested(): record what is done, stop".into(),
-        ));
+    match scenario.switches.cancel_check {
+        CancelCheck::InCode => preamble.push(Preamble::Text(
+            "    # the cancel flag is read only at `if cancel_requested()` lines: a step already running finishes".into(),
+        )),
+        CancelCheck::EveryStep
+            if scenario
+                .faults
+                .iter()
+                .any(|rule| rule.fault == FaultKind::Cancel) =>
+        {
+            preamble.push(Preamble::Cancel(
+                "    # between steps: if cancel_requested(): record what is done, stop".into(),
+            ));
+        }
+        CancelCheck::EveryStep => {}
     }
     preamble
 }
@@ -320,6 +328,9 @@ pub fn text(block: Block, scenario: &Scenario) -> String {
         }
         B::SendEmail => "send_email(event)  # no dedup log",
         B::SaveProgress => "progress.save(position)  # an external counter, after the fact",
+        B::CheckCancel => {
+            "if cancel_requested(): stop()  # records what is done; what comes after never begins"
+        }
         B::EmailReceipt => {
             "mailer.send_receipt(event.customer, receipt, idempotency_key=f\"receipt:{key}\")  # a repeat under a kept key sends nothing"
         }

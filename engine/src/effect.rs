@@ -22,6 +22,9 @@ pub(crate) struct Context<'a> {
     pub fault: Option<FaultKind>,
     /// The event is recorded: its messages are kept, and the text its outcome names is copied.
     pub record: bool,
+    /// The worker reads its cancel flag in code (`cancel_check = "in_code"`) and the flag is
+    /// up: the run stops at its next `check_cancel` line.
+    pub cancel_requested: bool,
 }
 
 impl Context<'_> {

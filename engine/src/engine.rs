@@ -18,7 +18,9 @@ use crate::lane::{Lane, LaneKind};
 use crate::outcome::{Arrival, Outcome, SubmitReply};
 use crate::provider;
 use crate::rng::Rng;
-use crate::scenario::{canonical_json, KeySource, Payload, Scalar, Scenario, Schedule};
+use crate::scenario::{
+    canonical_json, CancelCheck, KeySource, Payload, Scalar, Scenario, Schedule,
+};
 use crate::text::Text;
 use crate::trace::{Checkpoints, Event, Seeks, Stop, Trace, TRACE_FORMAT};
 use crate::world::{clone_by_fields, WorkerState, WorkerView, World};
@@ -75,7 +77,7 @@ pub struct Engine {
     sequence: u32,
     stop: Option<Stop>,
     /// The invariants broken so far, one bit each in `Invariant::ALL` order.
-    broken_mask: u8,
+    broken_mask: u16,
     /// For a program that can answer "in progress" (`eventually_answered`): by operation
     /// position, the worker and run that gave its last answer, while that answer is not final.
     /// Empty for any other program.
@@ -115,7 +117,7 @@ pub struct Stepped {
     pub fault_used: bool,
     /// The invariants this event broke for the first time, one bit each in `Invariant::ALL`
     /// order.
-    pub broke_mask: u8,
+    pub broke_mask: u16,
 }
 
 /// Where a worker step fell, in the terms of a fault rule.
@@ -564,7 +566,7 @@ impl Engine {
             self.schedule_position as u64 | (self.round_robin_next as u64) << 32,
             u64::from(self.sequence) | u64::from(self.events) << 32,
         );
-        hasher.write_u64(u64::from(self.broken_mask) | stop << 8);
+        hasher.write_u64(u64::from(self.broken_mask) | stop << 16);
         // Which operations' last answer is not final, and whose: `eventually_answered` reads it
         // when the run ends.
         for (position, open) in self.unanswered.iter().enumerate() {
@@ -816,6 +818,7 @@ impl Engine {
                 lane: &self.lane_ids[index],
                 fault: None,
                 record: false,
+                cancel_requested: false,
             };
             let step = task.step(&mut context, program);
             if step.result.is_some() {
@@ -980,6 +983,8 @@ impl Engine {
             let op = task.expect("a stepping worker has a task").op().clone();
             return (action, run, op, self.crash(index), fault);
         }
+        let in_code = self.scenario.switches.cancel_check == CancelCheck::InCode;
+        let raised_before = self.world.is_cancelled(index as u32);
         if fault == Some(FaultKind::Cancel) {
             self.world.cancel(index as u32);
         }
@@ -998,8 +1003,24 @@ impl Engine {
             lane: &self.lane_ids[index],
             fault,
             record: self.recording,
+            cancel_requested: in_code && cancelled,
         };
         let step = match fault {
+            // Read in code, a flag raised now lets this step finish: only a `check_cancel` line
+            // stops the run.
+            Some(FaultKind::Cancel) if in_code => {
+                context.fault = None;
+                let mut step = task.step(&mut context, program);
+                step.fault_used = true;
+                step
+            }
+            _ if in_code => {
+                let mut step = task.step(&mut context, program);
+                if raised_before && step.action.is_none() && begins_work(action) {
+                    step.flags.began_after_cancel = Some(action);
+                }
+                step
+            }
             Some(FaultKind::Cancel) => {
                 let mut step = task.cancel(&mut context, program);
                 step.fault_used = true;
@@ -1305,8 +1326,18 @@ fn stable_key(scenario: &Scenario, position: usize, op: &Text, payload: &str) ->
     }
 }
 
+/// Whether a step taking `action` begins work a cancel should have stopped: a call that costs
+/// or changes something outside the run's own records (a model call, a row, a message, a
+/// submit). Reads and the journal's bookkeeping are not work begun.
+fn begins_work(action: Action) -> bool {
+    matches!(
+        action,
+        Action::ModelCall | Action::TableWrite | Action::SinkSend | Action::ProviderSubmit
+    )
+}
+
 /// One bit per invariant, in `Invariant::ALL` order.
-pub(crate) fn invariant_mask(invariants: &[Invariant]) -> u8 {
+pub(crate) fn invariant_mask(invariants: &[Invariant]) -> u16 {
     invariants.iter().fold(0, |mask, invariant| {
         let position = Invariant::ALL
             .iter()

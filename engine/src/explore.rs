@@ -69,7 +69,7 @@ pub const FAULTS_MAX: u32 = 3;
 const INVARIANTS: usize = Invariant::ALL.len();
 
 const _: () = assert!(
-    INVARIANTS <= u8::BITS as usize,
+    INVARIANTS <= u16::BITS as usize,
     "a broke_mask holds one bit per invariant"
 );
 
@@ -101,6 +101,7 @@ impl Property {
         Property::Always(Invariant::NoResubmit),
         Property::Always(Invariant::OneRowPerKey),
         Property::Always(Invariant::EventuallyAnswered),
+        Property::Always(Invariant::StopsWhenCancelled),
         Property::EventuallyFinished,
     ];
 
@@ -109,6 +110,14 @@ impl Property {
         match self {
             Property::Always(invariant) => invariant.id(),
             Property::EventuallyFinished => "eventually_finished",
+        }
+    }
+
+    /// Whether a run of `scenario` can violate it (see `Invariant::applies`).
+    pub fn applies(self, scenario: &Scenario) -> bool {
+        match self {
+            Property::Always(invariant) => invariant.applies(scenario),
+            Property::EventuallyFinished => true,
         }
     }
 
@@ -128,6 +137,9 @@ pub struct PropertyVerdict {
     /// `property.id()`, for readers of the JSON.
     pub id: &'static str,
     pub holds: bool,
+    /// Whether a run of the scenario can break it at all (`Invariant::applies`): a report keeps
+    /// every property, in `Property::ALL` order, and a reader lists only those that apply.
+    pub applies: bool,
     /// The shortest schedule that violates it: fewest faults, then fewest events.
     pub counterexample: Option<Counterexample>,
 }
@@ -355,7 +367,7 @@ struct Child {
     choice: Choice,
     key: u64,
     fault_cost: u32,
-    broke_mask: u8,
+    broke_mask: u16,
 }
 
 /// A state on the search path. Its successors are stepped one at a time, as they are entered,
@@ -404,7 +416,7 @@ pub struct Explorer {
     complete: bool,
     /// The invariants whose first break ends the search at once (one bit each in
     /// `Invariant::ALL` order; none for a whole search), and whether one broke.
-    stop_on: u8,
+    stop_on: u16,
     stopped_on_break: bool,
 }
 
@@ -533,6 +545,7 @@ impl Explorer {
                     property,
                     id: property.id(),
                     holds: counterexample.is_none(),
+                    applies: property.applies(&self.scenario),
                     counterexample,
                 }
             })
@@ -724,7 +737,7 @@ impl Explorer {
         };
         let mut key = self.root;
         let mut path: Vec<(Choice, Stepped)> = Vec::new();
-        let mut broke = 0u8;
+        let mut broke = 0u16;
         while let Some(choice) = self
             .memo
             .get(key)
@@ -750,7 +763,7 @@ impl Explorer {
     fn replayable(
         &self,
         path: &[(Choice, Stepped)],
-        broke_mask: u8,
+        broke_mask: u16,
         property: Property,
     ) -> Counterexample {
         let mut scenario = self.scenario.clone();

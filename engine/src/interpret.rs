@@ -23,7 +23,7 @@ use crate::program::{Line, Program, ProgramError, Structure, NONE};
 use crate::provider;
 use crate::retry;
 use crate::rng::Rng;
-use crate::scenario::{FailureClass, KeySource, Scenario, WriteMode};
+use crate::scenario::{CancelCheck, FailureClass, KeySource, Scenario, WriteMode};
 use crate::text::Text;
 use crate::workflow::{Listing, RECEIPT};
 use crate::world::{clone_by_fields, JobRow, JobStatus, WriteOutcome};
@@ -72,18 +72,16 @@ pub(crate) struct KeyFacts {
 /// workflow and its provider.
 fn checked(scenario: &Scenario) -> Result<(Program, Structure), ProgramError> {
     let program = scenario.program();
-    let structure = program.structure(scenario.workflow.offered())?;
+    if scenario.switches.cancel_check != CancelCheck::InCode {
+        refuse(&program, Block::CheckCancel, "`check_cancel` reads the cancel flag in code, but this scenario's workers are stopped by the engine before every step: set switches.cancel_check = \"in_code\"")?;
+    }
+    let structure = program.structure(&scenario.offered())?;
     if !scenario.provider.lookup {
-        if let Some(index) = program
-            .lines
-            .iter()
-            .position(|line| line.block == Block::Lookup)
-        {
-            return Err(ProgramError {
-                line: index as u32 + 1,
-                message: "this provider offers no lookup (provider.lookup = false): the program cannot call one".into(),
-            });
-        }
+        refuse(
+            &program,
+            Block::Lookup,
+            "this provider offers no lookup (provider.lookup = false): the program cannot call one",
+        )?;
     }
     if program.keyed() {
         let chosen = scenario
@@ -104,6 +102,17 @@ fn checked(scenario: &Scenario) -> Result<(Program, Structure), ProgramError> {
         }
     }
     Ok((program, structure))
+}
+
+/// Refuses the program's first line of `block`, saying `why`, if it has one.
+fn refuse(program: &Program, block: Block, why: &str) -> Result<(), ProgramError> {
+    match program.lines.iter().position(|line| line.block == block) {
+        Some(index) => Err(ProgramError {
+            line: index as u32 + 1,
+            message: why.into(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Validation's check of the scenario's program.
@@ -523,7 +532,8 @@ impl Task {
                 ..Registers::default()
             },
         };
-        task.settle(program, rng);
+        // A run arrives only while its worker's flag is down (`Engine::receive`).
+        task.settle(program, rng, false);
         task
     }
 
@@ -654,9 +664,17 @@ impl Task {
         step
     }
 
-    /// Takes one step: the line the run rests at.
+    /// Takes one step: the line the run rests at. A run rests at a `check_cancel` line only
+    /// when its flag was up there: the step stops the run, as `cancel` does, at that line.
     pub fn step(&mut self, context: &mut Context, program: &Compiled) -> Step {
         let pc = self.pc;
+        if program.block(pc) == Some(Block::CheckCancel) {
+            let mut step = self.cancel(context, program);
+            step.line = program.listing.line_of(pc);
+            self.pc = END;
+            self.next = Action::Return;
+            return step;
+        }
         let mut step = Step {
             line: program.listing.line_of(pc),
             ..Step::default()
@@ -676,12 +694,13 @@ impl Task {
             }
             Some(block) => self.run_block(block, context, &mut step, program),
         };
-        self.follow(then, program, context.rng);
+        self.follow(then, program, context.rng, context.cancel_requested);
         step
     }
 
-    /// Moves past the line just run, as `then` says, and on to the next action.
-    fn follow(&mut self, then: Then, program: &Compiled, rng: &mut Rng) {
+    /// Moves past the line just run, as `then` says, and on to the next action (or to a
+    /// `check_cancel` line, when `cancel_requested`).
+    fn follow(&mut self, then: Then, program: &Compiled, rng: &mut Rng, cancel_requested: bool) {
         let pc = self.pc as usize;
         self.pc = match then {
             Then::Over => END,
@@ -704,11 +723,13 @@ impl Task {
                 None => program.structure.end[pc],
             },
         };
-        self.settle(program, rng);
+        self.settle(program, rng, cancel_requested);
     }
 
-    /// Follows the lines that take no time, to the next line that takes an action.
-    fn settle(&mut self, program: &Compiled, rng: &mut Rng) {
+    /// Follows the lines that take no time, to the next line that takes an action. A
+    /// `check_cancel` line takes no time while the flag is down; with it up (`cancel_requested`)
+    /// the run rests there, and its next step stops it before the action the check guards.
+    fn settle(&mut self, program: &Compiled, rng: &mut Rng, cancel_requested: bool) {
         let lines = &program.lines;
         loop {
             let pc = self.pc as usize;
@@ -733,6 +754,16 @@ impl Task {
                 Shape::Else => self.pc = program.structure.end[pc],
                 Shape::Handler => self.pc = program.structure.past_handlers[pc],
                 Shape::Try | Shape::Loop => self.pc += 1,
+                _ if block == Block::CheckCancel && cancel_requested => {
+                    // What never begins: the action the run would have taken past the check.
+                    let mut ahead = self.clone();
+                    ahead.pc += 1;
+                    // A key line on the way draws from a copy: looking ahead changes no run.
+                    ahead.settle(program, &mut rng.clone(), false);
+                    self.next = ahead.next;
+                    return;
+                }
+                _ if block == Block::CheckCancel => self.pc += 1,
                 Shape::Statement if spec.action.is_none() => {
                     match keys::source_of(block) {
                         Some(source) => self.set_key(source, program, rng),

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::fault::Action;
+use crate::scenario::{CancelCheck, Scenario};
 use crate::workflow::WorkflowKind;
 use crate::world::World;
 
@@ -30,10 +32,14 @@ pub enum Invariant {
     /// after every lease has run out gets one (charged, declined, or the stored result), where
     /// an unfinished claim would otherwise answer "in progress" for good.
     EventuallyAnswered,
+    /// Where workers read their cancel flag in code (`cancel_check = "in_code"`): once a step
+    /// during which the flag went up has finished, the run begins no further work (a model
+    /// call, a row, a message, a submit).
+    StopsWhenCancelled,
 }
 
 impl Invariant {
-    pub const ALL: [Invariant; 8] = [
+    pub const ALL: [Invariant; 9] = [
         Invariant::OneEffect,
         Invariant::VerifiedHasEffect,
         Invariant::NoSuccessWithoutEffect,
@@ -42,6 +48,7 @@ impl Invariant {
         Invariant::NoResubmit,
         Invariant::OneRowPerKey,
         Invariant::EventuallyAnswered,
+        Invariant::StopsWhenCancelled,
     ];
 
     /// The snake_case id used in lesson files.
@@ -55,6 +62,7 @@ impl Invariant {
             Invariant::NoResubmit => "no_resubmit",
             Invariant::OneRowPerKey => "one_row_per_key",
             Invariant::EventuallyAnswered => "eventually_answered",
+            Invariant::StopsWhenCancelled => "stops_when_cancelled",
         }
     }
 
@@ -71,6 +79,7 @@ impl Invariant {
             Invariant::NoResubmit => "A record that succeeded is never resubmitted",
             Invariant::OneRowPerKey => "One row per dedup key where the design promises it",
             Invariant::EventuallyAnswered => "Every operation eventually gets a final answer",
+            Invariant::StopsWhenCancelled => "After a cancel, the run begins no new work",
         }
     }
 
@@ -82,19 +91,29 @@ impl Invariant {
             _ => &WorkflowKind::ALL,
         }
     }
+
+    /// Whether a run of `scenario` can break it: the one place the Invariants panel, the
+    /// explorer's report and the lesson checker ask. Its workflow must be one of `workflows`,
+    /// and `stops_when_cancelled` applies only where workers read their cancel flag in code:
+    /// where the engine checks it before every step, no work can begin after it.
+    pub fn applies(self, scenario: &Scenario) -> bool {
+        let cancel_in_code = scenario.switches.cancel_check == CancelCheck::InCode;
+        self.workflows().contains(&scenario.workflow)
+            && (self != Invariant::StopsWhenCancelled || cancel_in_code)
+    }
 }
 
 /// A set of invariants, one bit each in `Invariant::ALL` order: what an event broke for the first
 /// time. It lists, compares and serializes as the list of its invariants in that order (the
 /// list a trace stored before), in one byte where a list took 24 in every event.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Invariants(u8);
+pub struct Invariants(u16);
 
 /// `Invariant::ALL` at a fixed place, so a set lists references to it.
-static ALL: [Invariant; 8] = Invariant::ALL;
+static ALL: [Invariant; 9] = Invariant::ALL;
 
 impl Invariants {
-    fn bit(invariant: Invariant) -> u8 {
+    fn bit(invariant: Invariant) -> u16 {
         let position = ALL.iter().position(|known| *known == invariant);
         1 << position.expect("Invariant::ALL lists every invariant")
     }
@@ -197,6 +216,9 @@ pub struct StepFlags {
     pub promises_unique_rows: bool,
     /// The workflow's receipt sink, if it sends one (see `Declaration::receipt`).
     pub receipt: Option<&'static str>,
+    /// Work this step began although its worker's cancel flag went up during an earlier step
+    /// (only where the flag is read in code).
+    pub began_after_cancel: Option<Action>,
     /// A run reported success (done, skipped as done) for an operation whose effect does not exist.
     pub missing_effect: Option<String>,
 }
@@ -206,7 +228,7 @@ pub struct StepFlags {
 pub struct Checker {
     /// One per invariant, in `Invariant::ALL` order: an array, so an explorer's copy of the
     /// engine copies it without allocating.
-    verdicts: [Verdict; 8],
+    verdicts: [Verdict; 9],
 }
 
 /// `clone_from` copies into the verdicts in place: an explorer branches an engine into a spare
@@ -327,6 +349,13 @@ fn violations(world: &World, flags: &StepFlags, op: &str) -> Vec<(Invariant, Str
         if let Some(detail) = duplicate_row(world, op) {
             found.push((Invariant::OneRowPerKey, detail));
         }
+    }
+    if let Some(action) = flags.began_after_cancel {
+        let detail = format!(
+            "{op}'s {} began after the cancel flag went up: no check stopped it",
+            action.name()
+        );
+        found.push((Invariant::StopsWhenCancelled, detail));
     }
     found
 }

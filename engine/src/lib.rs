@@ -78,9 +78,9 @@ pub use provider::LookedUp;
 pub use retry::{deepest_calls_max, delay_ticks};
 pub use rng::{fnv1a, fnv1a_bytes, Rng};
 pub use scenario::{
-    canonical_json, Backoff, FailureClass, Jitter, KeySource, Operation, Payload, ProviderConfig,
-    RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, Switches, WorkerPlan, WriteMode,
-    ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
+    canonical_json, Backoff, CancelCheck, FailureClass, Jitter, KeySource, Operation, Payload,
+    ProviderConfig, RejectStatus, RetryPolicy, Run, Scalar, Scenario, Schedule, Switches,
+    WorkerPlan, WriteMode, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
 pub use seeds::{PolicySeeds, Seeds, Spread, SEEDS_MAX};
 pub use switch::{Switch, RETRY_BUDGET_PERMILLE};

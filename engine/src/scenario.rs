@@ -249,6 +249,9 @@ pub struct Switches {
     /// with no result stored is taken over by the next request under the key. Default 30: far
     /// longer than a charge takes, so only an owner that is gone loses its claim.
     pub lease_ticks: u32,
+    /// Where a worker reads its cancel flag. Default `every_step`: the engine checks it before
+    /// every step.
+    pub cancel_check: CancelCheck,
 }
 
 impl Default for Switches {
@@ -270,6 +273,7 @@ impl Default for Switches {
             review_owner: None,
             lease_ticks: 30,
             canonical_payload: true,
+            cancel_check: CancelCheck::EveryStep,
         }
     }
 }
@@ -305,6 +309,25 @@ pub fn payload_of_body(body: &str) -> Result<Payload, String> {
             Ok((name, scalar))
         })
         .collect()
+}
+
+/// Where a worker reads its cancel flag: cancellation is cooperative, and the code says where it
+/// cooperates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelCheck {
+    /// Before every step, by the engine: a raised flag stops the run before its next step.
+    #[default]
+    EveryStep,
+    /// Only at the program's `check_cancel` lines (and when a run arrives, so the next run of
+    /// a batch never starts): a flag raised during a step lets that step finish, and the run
+    /// goes on until its next check.
+    InCode,
+}
+
+impl CancelCheck {
+    /// Both, in declaration order.
+    pub const ALL: [CancelCheck; 2] = [CancelCheck::EveryStep, CancelCheck::InCode];
 }
 
 /// Where a dedup or idempotency key comes from.

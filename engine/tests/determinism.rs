@@ -10,9 +10,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lab_engine::{
-    lane_id, Action, Backoff, Engine, FailureClass, FaultKind, FaultRule, Invariant, Jitter,
-    KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy, Run,
-    Scalar, Scenario, ScenarioError, Schedule, Stop, Switches, Trace, WorkerPlan, WorkerState,
+    lane_id, Action, Backoff, CancelCheck, Engine, FailureClass, FaultKind, FaultRule, Invariant,
+    Jitter, KeySource, LaneKind, Operation, Payload, ProviderConfig, RejectStatus, RetryPolicy,
+    Run, Scalar, Scenario, ScenarioError, Schedule, Stop, Switches, Trace, WorkerPlan, WorkerState,
     WorkflowKind, World, WriteMode, TICKS_MAX,
 };
 use proptest::prelude::*;
@@ -165,6 +165,7 @@ fn design() -> impl Strategy<Value = Switches> {
         ]),
         retry_policy(),
         any::<bool>(),
+        select(CancelCheck::ALL.to_vec()),
     )
         .prop_map(
             |(
@@ -174,6 +175,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 write,
                 retry,
                 raw,
+                cancel_check,
             )| Switches {
                 reconcile,
                 trust_not_found,
@@ -191,6 +193,7 @@ fn design() -> impl Strategy<Value = Switches> {
                 review_owner: None,
                 lease_ticks: 30,
                 canonical_payload: !raw,
+                cancel_check,
             },
         )
 }
@@ -439,8 +442,14 @@ fn check_trace(scenario: &Scenario, trace: &Trace) -> Result<(), TestCaseError> 
             );
         }
         if let Some(fault) = event.fault {
-            // A cancel is recorded as the journal update that stops the run, wherever it struck.
+            // A cancel the engine reads before every step is recorded as the journal update
+            // that stops the run, wherever it struck; one read in code, at the step it struck,
+            // which finishes.
+            let in_code = scenario.switches.cancel_check == CancelCheck::InCode;
             let declared = match fault {
+                FaultKind::Cancel if in_code => {
+                    scenario.workflow.faults_at(event.action).contains(&fault)
+                }
                 FaultKind::Cancel => event.action == Action::JournalUpdate,
                 _ => scenario.workflow.faults_at(event.action).contains(&fault),
             };

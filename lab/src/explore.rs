@@ -83,6 +83,7 @@ fn print_json(target: &Target, found: &Report) -> std::io::Result<()> {
     let properties: Vec<serde_json::Value> = found
         .properties
         .iter()
+        .filter(|verdict| verdict.applies)
         .map(|verdict| {
             serde_json::json!({
                 "id": verdict.id,
@@ -126,7 +127,7 @@ fn print_report(target: &Target, budget: &Explore, found: &Report) -> std::io::R
         wording::thousands(found.extent.transitions),
         wording::extent(found, false)
     )?;
-    for verdict in &found.properties {
+    for verdict in found.properties.iter().filter(|verdict| verdict.applies) {
         match &verdict.counterexample {
             None => writeln!(out, "   {}", wording::verdict(verdict))?,
             Some(example) => writeln!(

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use lab_engine::{Engine, Trace};
+use lab_engine::{Engine, Invariant, Trace};
 
 use crate::cli::RunArgs;
 use crate::target::{at_start, report, scenarios, Target};
@@ -34,14 +34,19 @@ pub fn run(args: RunArgs) -> ExitCode {
             }
             continue;
         }
+        // The invariants its runs can break: the ones the app's Invariants panel lists.
+        let applies: Vec<Invariant> = Invariant::ALL
+            .into_iter()
+            .filter(|invariant| invariant.applies(&scenario))
+            .collect();
         let trace = match Engine::run(scenario) {
             Ok(trace) => trace,
             Err(error) => return report(&[at_start(&args.file, error.to_string())]),
         };
         let written = if args.json {
-            print_json(&name, &trace)
+            print_json(&name, &trace, &applies)
         } else {
-            print_trace(&name, &trace)
+            print_trace(&name, &trace, &applies)
         };
         // A closed pipe (`lab run ... | head`) is the reader's choice, not an error.
         if written.is_err() {
@@ -60,8 +65,9 @@ fn print_program(name: &str, program: &lab_engine::Program) -> std::io::Result<(
     write!(out, "{}", program.text())
 }
 
-/// One line: `{"name":..,"trace":..,"text":..}`.
-fn print_json(name: &str, trace: &Trace) -> std::io::Result<()> {
+/// One line: `{"name":..,"trace":..,"text":..,"applies":..}`, `applies` the ids of the
+/// invariants the scenario's runs can break.
+fn print_json(name: &str, trace: &Trace, applies: &[Invariant]) -> std::io::Result<()> {
     // Written by hand so the trace keeps its field order (json! would sort the keys).
     let name = serde_json::to_string(name).expect("a string always serializes");
     // The trace stores outcomes and labels as data; `text` gives their words alongside, one
@@ -80,13 +86,14 @@ fn print_json(name: &str, trace: &Trace) -> std::io::Result<()> {
         .collect();
     let text = serde_json::to_string(&text).expect("text always serializes");
     let trace = serde_json::to_string(trace).expect("a trace always serializes");
+    let applies = serde_json::to_string(applies).expect("ids always serialize");
     writeln!(
         std::io::stdout(),
-        r#"{{"name":{name},"trace":{trace},"text":{text}}}"#
+        r#"{{"name":{name},"trace":{trace},"text":{text},"applies":{applies}}}"#
     )
 }
 
-fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {
+fn print_trace(name: &str, trace: &Trace, applies: &[Invariant]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -120,7 +127,11 @@ fn print_trace(name: &str, trace: &Trace) -> std::io::Result<()> {
         )?;
     }
     writeln!(out, "-- invariants")?;
-    for verdict in &trace.verdicts {
+    let listed = trace
+        .verdicts
+        .iter()
+        .filter(|verdict| applies.contains(&verdict.invariant));
+    for verdict in listed {
         match verdict.broken_at {
             None => writeln!(out, "   holds   {}", verdict.invariant.statement())?,
             Some(at) => writeln!(

@@ -165,8 +165,8 @@ pub fn Board(props: &BoardProps) -> Html {
         }
     }
     let lines_ref = use_node_ref();
-    let offered = scenario.workflow.offered();
-    let structure = board.structure(offered);
+    let offered = scenario.offered();
+    let structure = board.structure(&offered);
     let locks = locked_lines(&props.locked, board);
     let in_bank = &props.bank;
     let code = |block: Block| words(block, scenario).1;
@@ -517,8 +517,8 @@ pub fn BuildBoard(props: &BuildBoardProps) -> Html {
     let status = use_reducer(|| Status::Idle);
     let module: Slot = use_mut_ref(|| None);
     use_effect_with((), |_| worker_module::when_settled(worker_module::prefetch));
-    let offered = scenario.workflow.offered();
-    let structure = board.structure(offered);
+    let offered = scenario.offered();
+    let structure = board.structure(&offered);
     let well_formed = structure.is_ok() && !board.lines.is_empty();
     let with_program = |program: &Program| {
         let mut changed = (**scenario).clone();

@@ -1,8 +1,10 @@
-//! Each invariant of the run's workflow, holding or broken so far, with the event that broke it.
+//! Each invariant the run's scenario can break, holding or broken so far, with the event that
+//! broke it.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
-use lab_engine::{Trace, WorkflowKind};
+use lab_engine::{Scenario, Trace};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,8 +12,9 @@ pub struct InvariantsProps {
     /// The run; the verdicts shown are as they stand at `cursor` (`Trace::verdicts_at`).
     pub trace: Rc<Trace>,
     pub cursor: u32,
-    /// The run's workflow: only the invariants its runs can break are listed.
-    pub workflow: WorkflowKind,
+    /// The run's scenario: only the invariants its runs can break are listed
+    /// (`Invariant::applies`).
+    pub scenario: Arc<Scenario>,
     /// Go to the step of an event of this design (its number, 1-based).
     pub ongoevent: Callback<u32>,
 }
@@ -21,7 +24,7 @@ pub fn Invariants(props: &InvariantsProps) -> Html {
     let verdicts = props.trace.verdicts_at(props.cursor);
     let own = verdicts
         .iter()
-        .filter(|verdict| verdict.invariant.workflows().contains(&props.workflow));
+        .filter(|verdict| verdict.invariant.applies(&props.scenario));
     let items = own.map(|verdict| match verdict.broken_at {
         None => html! {
             <li class="holds"><span class="status-icon" aria-hidden="true">{ "✓ " }</span>

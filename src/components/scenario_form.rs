@@ -9,9 +9,9 @@ use std::sync::Arc;
 use lab_course::names::{by_name, name_of};
 use lab_course::payload_text;
 use lab_engine::{
-    Action, Backoff, BatchSpec, FailureClass, FaultKind, FaultRule, Jitter, KeySource, Operation,
-    RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, ATTEMPTS_MAX, LAYERS_MAX,
-    STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
+    Action, Backoff, BatchSpec, CancelCheck, FailureClass, FaultKind, FaultRule, Jitter, KeySource,
+    Operation, RejectStatus, Run, Scenario, Schedule, WorkerPlan, WorkflowKind, ATTEMPTS_MAX,
+    LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX, WORKERS_MAX,
 };
 use serde::Serialize;
 use yew::prelude::*;
@@ -410,7 +410,8 @@ fn worker_fields(props: &ScenarioFormProps, first: usize, onfirst: Callback<usiz
     }
 }
 
-/// The design's choices that are not on or off: where the key comes from, and who owns the review
+/// The design's choices that are not on or off: where the key comes from, where workers read their
+/// cancel flag (before every step, or only where the code checks it), and who owns the review
 /// items the design raises.
 fn design_fields(props: &ScenarioFormProps) -> Html {
     let design = &props.scenario.switches;
@@ -423,6 +424,8 @@ fn design_fields(props: &ScenarioFormProps) -> Html {
             <legend>{ "Design" }</legend>
             <SelectField label="Idempotency key comes from" options={options(&keys)} value={name_of(&design.key)}
                 onchange={edit(props, |next, name: String| if let Some(key) = from_name(&name) { next.switches.key = key })} />
+            <SelectField label="Workers read their cancel flag" options={options(&CancelCheck::ALL)} value={name_of(&design.cancel_check)}
+                onchange={edit(props, |next, name: String| if let Some(check) = from_name(&name) { next.switches.cancel_check = check })} />
             <TextField label="Review items are owned by (empty: nobody)" value={design.review_owner.clone().unwrap_or_default()}
                 onchange={edit(props, |next, owner: String| {
                     let owner = owner.trim();

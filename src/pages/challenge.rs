@@ -358,7 +358,7 @@ fn Room(props: &RoomProps) -> Html {
 
 /// The challenge's design with `program` in place of its own, when it is a whole program.
 fn board_scenario(scenario: &Scenario, program: &Program) -> Option<Scenario> {
-    program.structure(scenario.workflow.offered()).ok()?;
+    program.structure(&scenario.offered()).ok()?;
     let mut with = scenario.clone();
     with.program = Some(program.clone());
     Some(with)

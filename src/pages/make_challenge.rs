@@ -310,7 +310,7 @@ fn Builder(props: &BuilderProps) -> Html {
     // beyond the start, and the distractors chosen.
     let with_bank =
         |draft: &Challenge, next: Challenge| next.with_distractors(&draft.distractors());
-    let offered = scenario.workflow.offered().to_vec();
+    let offered = scenario.offered();
     let ontitle = {
         let draft = Rc::clone(draft);
         let onchange = props.onchange.clone();

@@ -134,15 +134,19 @@ fn report(findings: &Findings, stale: bool, onopen: &Callback<(Scenario, u32)>) 
         findings.milliseconds,
         wording::covered(findings.extent.complete, false)
     );
-    let verdicts = findings.verdicts.iter().map(|verdict| {
-        let icon = if verdict.holds { "✓ " } else { "✗ " };
-        html! {
-            <li class={classes!(if verdict.holds { "holds" } else { "broken" })}>
-                <span aria-hidden="true">{ icon }</span>
-                { wording::stated(&verdict.statement, verdict.holds) }
-            </li>
-        }
-    });
+    let verdicts = findings
+        .verdicts
+        .iter()
+        .filter(|verdict| verdict.applies)
+        .map(|verdict| {
+            let icon = if verdict.holds { "✓ " } else { "✗ " };
+            html! {
+                <li class={classes!(if verdict.holds { "holds" } else { "broken" })}>
+                    <span aria-hidden="true">{ icon }</span>
+                    { wording::stated(&verdict.statement, verdict.holds) }
+                </li>
+            }
+        });
     let counterexample = match &findings.counterexample {
         None => html! {
             <p class="explore-none">{ wording::none_within(findings.extent.faults_max, findings.extent.preemptions_max) }</p>

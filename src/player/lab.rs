@@ -182,7 +182,7 @@ pub fn Lab(props: &LabProps) -> Html {
             <SequenceDiagram trace={Rc::clone(&trace)} {cursor} window={DIAGRAM_WINDOW} />
             <div class="lab-pair">
                 <CodePanel trace={Rc::clone(&trace)} {cursor} onpick={props.onpick.clone()} picked={props.picked.clone()} />
-                <Invariants trace={Rc::clone(&trace)} {cursor} workflow={scenario.workflow} {ongoevent} />
+                <Invariants trace={Rc::clone(&trace)} {cursor} scenario={Arc::clone(&scenario)} {ongoevent} />
             </div>
             <WhatCouldGoWrong scenario={Arc::clone(&scenario)} budget={designs[design].explore.budget()} {onopen} />
             if props.switches {

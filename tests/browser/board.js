@@ -40,6 +40,17 @@ export async function readBoard(page, name = 'Try it') {
   });
 }
 
+/** Reads the board and holds it to the task's start (`lab tasks`' `start`), locked lines marked. */
+export async function assertStart(page, build, texts, name = 'Try it') {
+  const lines = await readBoard(page, name);
+  assert.deepEqual(
+    lines.map(({ text, depth, locked }) => ({ text, depth, locked })),
+    build.start.map(({ block, depth, locked }) => ({ text: texts[block], depth, locked })),
+    'the board shows the start, locked lines marked',
+  );
+  return lines;
+}
+
 /** A program from the checker (its text form: a block a line, two spaces a level) as the lines the board shows. */
 export function programLines(program, texts) {
   return program

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { addName, board, buildByKeyboard, buildPart, checkDesign, programLines, readBoard } from './board.js';
+import { addName, assertStart, board, buildByKeyboard, buildPart, checkDesign, programLines, readBoard } from './board.js';
 import { assertNoErrors, axeViolations, newPage, open, useSite, waitForText } from './support.js';
 
 const PART = buildPart('lost-reply');
@@ -20,12 +20,7 @@ describe('the build board', () => {
   it('starts from the task: the locked lines, the bank, and a program that does not yet hold', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, `${origin}/${PART.hash}`);
-    const lines = await readBoard(page);
-    assert.deepEqual(
-      lines.map(({ text, depth, locked }) => ({ text, depth, locked })),
-      build.start.map(({ block, depth, locked }) => ({ text: texts[block], depth, locked })),
-      'the board shows the start, locked lines marked',
-    );
+    await assertStart(page, build, texts);
     for (const block of build.blocks) await board(page).add(texts[block]).waitFor();
     // The start does not hold: here it is not even a program yet (a try with nothing in it).
     assert.equal(await board(page).check.isDisabled(), true, 'Check my design waits for a whole program');

@@ -17,7 +17,7 @@ describe('hand-over to a person', () => {
 
   it('cancel-and-review: a cancel with the submit in flight leaves the row unknown, with its review item, until the lookup', async () => {
     const traces = engineTraces('lessons/15-cancel-and-review.toml');
-    // The designs in file order: new identity, resume, cancel in flight, cancel between steps, the limit.
+    // The designs in file order: new identity, resume, cancel in flight, the limit.
     const design = 2;
     const trace = traces[design];
     const cancel = trace.events.findIndex((event) => event.fault === 'cancel');

@@ -360,10 +360,11 @@ export function engineTraces(lessonFile, extra = []) {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
-      const { trace, text } = JSON.parse(line);
+      const { trace, text, applies } = JSON.parse(line);
       trace.events.forEach((event, index) => {
         event.outcomeText = text[index].outcome;
       });
+      trace.applies = applies;
       return trace;
     });
 }
@@ -437,12 +438,12 @@ export function traceStates(trace) {
 }
 
 /**
- * The verdicts the Invariants panel lists for a run: those of its workflow, every invariant but
- * eventually_answered, which only the charge workflow (the one that answers "in progress") can
- * break (engine/src/invariant.rs, Invariant::workflows).
+ * The verdicts the Invariants panel lists for a run: those its scenario can break, as `lab run
+ * --json` names them (engine/src/invariant.rs, Invariant::applies): every invariant but
+ * eventually_answered outside the charge workflow (the one that answers "in progress"), and
+ * stops_when_cancelled where the engine reads the cancel flag before every step.
  */
-export const listed = (trace) =>
-  trace.verdicts.filter((verdict) => verdict.invariant !== 'eventually_answered' || trace.workflow === 'charge');
+export const listed = (trace) => trace.verdicts.filter((verdict) => trace.applies.includes(verdict.invariant));
 
 /**
  * Every frame of the lesson: the designs play one after another, each contributing

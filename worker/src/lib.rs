@@ -193,6 +193,8 @@ pub struct Findings {
 pub struct VerdictInWords {
     pub statement: String,
     pub holds: bool,
+    /// Whether the scenario's runs can break it at all: the explorer's panel lists only these.
+    pub applies: bool,
 }
 
 /// The shortest counterexample: a scenario that replays it, and the event that breaks.
@@ -214,6 +216,7 @@ impl Findings {
                 .map(|verdict| VerdictInWords {
                     statement: verdict.property.statement().to_string(),
                     holds: verdict.holds,
+                    applies: verdict.applies,
                 })
                 .collect(),
             counterexample: report.counterexample.as_ref().map(|found| FoundSchedule {
@@ -367,7 +370,7 @@ fn judge(challenge: &Challenge, counted: impl FnMut(u64, u64)) -> Result<Approve
     )?;
     let mut shown = opened.scenario.clone();
     let start = lab_course::build_task::program_of(&challenge.start);
-    if start.structure(shown.workflow.offered()).is_ok() {
+    if start.structure(&shown.offered()).is_ok() {
         shown.program = Some(start);
     }
     let report = Explorer::run(shown, opened.build.explore.budget())

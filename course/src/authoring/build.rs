@@ -19,7 +19,7 @@ use crate::names::by_name;
 /// ([`BuildTask::judge`]), and every listed wrong arrangement must break.
 pub(crate) fn compile_build(file: &BuildFile, here: &Here) -> Result<(Task, Vec<String>), String> {
     let scenario = &here.design.scenario;
-    let offered = scenario.workflow.offered();
+    let offered = scenario.offered();
     let start = start_lines(&file.start)?;
     let reference =
         Program::parse(&file.reference).map_err(|error| format!("reference, {error}"))?;
@@ -54,7 +54,7 @@ pub(crate) fn compile_build(file: &BuildFile, here: &Here) -> Result<(Task, Vec<
         let name = format!("wrong {} (\"{}\")", number + 1, entry.misconception);
         let program = Program::parse(&entry.program).map_err(|error| format!("{name}, {error}"))?;
         program
-            .structure(offered)
+            .structure(&offered)
             .map_err(|error| format!("{name}, {error}"))?;
         if let Some(missing) = build_task::missing_from(&program, &pool) {
             return Err(format!(

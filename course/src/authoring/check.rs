@@ -95,6 +95,13 @@ pub fn check_design(design: &Design, trace: &Trace) -> Vec<String> {
                 continue;
             }
         };
+        if !invariant.applies(&design.scenario) {
+            problems.push(format!(
+                "design \"{name}\": {id} cannot break in this design's scenario: {}",
+                not_applying(invariant)
+            ));
+            continue;
+        }
         let actual = broken
             .iter()
             .find(|verdict| verdict.invariant == invariant)
@@ -210,6 +217,17 @@ pub(crate) fn check_prerequisites(
                 message: format!("prerequisite \"{prerequisite}\" is not a lesson that comes earlier in the course"),
                 ..place
             });
+        }
+    }
+}
+
+/// Why `invariant` does not apply to a scenario (`Invariant::applies` said no).
+pub(crate) fn not_applying(invariant: Invariant) -> String {
+    match invariant {
+        Invariant::StopsWhenCancelled => "it is judged only where workers read their cancel flag in code (switches.cancel_check = \"in_code\")".into(),
+        _ => {
+            let workflows: Vec<&str> = invariant.workflows().iter().map(|workflow| workflow.name()).collect();
+            format!("only a run of {} can break it", workflows.join(", "))
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::fault::{Action, FaultKind};
 pub use crate::kind::WorkflowKind;
 use crate::lane::Lane;
 use crate::program::Program;
-use crate::scenario::Scenario;
+use crate::scenario::{CancelCheck, Scenario};
 use crate::switch::Switch;
 
 mod charge;
@@ -167,6 +167,18 @@ impl WorkflowKind {
     /// The program the scenario's design describes (its switches, its retry policy).
     pub fn design_program(self, scenario: &Scenario) -> Program {
         (self.declaration().program)(scenario)
+    }
+}
+
+impl Scenario {
+    /// The blocks this scenario's program may use: its workflow's, and `check_cancel` wherever
+    /// the scenario's workers read their cancel flag in code (`cancel_check = "in_code"`).
+    pub fn offered(&self) -> Vec<Block> {
+        let mut blocks = self.workflow.offered().to_vec();
+        if self.switches.cancel_check == CancelCheck::InCode {
+            blocks.push(Block::CheckCancel);
+        }
+        blocks
     }
 }
 
