@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, labJson, newPage, open, useSite } from './support.js';
+import { assertNoErrors, labJson, longestTask, newPage, open, useSite, watchLongTasks } from './support.js';
 
 /** Runs `lab retries ARGS --seeds 1 --json` (one seed's runs): the built binary when LAB_BIN names it, else through cargo. */
 const native = (args) => labJson(['retries', ...args, '--seeds', '1', '--json']);
@@ -66,12 +66,7 @@ describe('retry policies page', () => {
 
   it('sliders move by keyboard and the tables follow the engine', async () => {
     const { page, errors, close } = await newPage(browser);
-    await page.addInitScript(() => {
-      window.longestTask = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await watchLongTasks(page);
     await open(page, `${origin}/#/retries`);
     await page.getByRole('heading', { level: 1, name: 'Retry policies' }).waitFor();
     await computed(page, '100 clients, overlapping writes', 0);
@@ -89,13 +84,13 @@ describe('retry policies page', () => {
     assertSameAsNative(await readTotals(page), native(['--clients', '100', '--seed', '1']), 'seed 1');
 
     // The clients slider to its end: 1,000 clients. Measure the recompute and the longest task.
-    await page.evaluate(() => { window.longestTask = 0; });
+    await page.evaluate(() => { window.longTasks = []; });
     const clients = page.getByRole('slider', { name: 'Clients' });
     await clients.focus();
     await page.keyboard.press('End');
     assert.equal(await clients.inputValue(), '1000');
     const milliseconds = await computed(page, '1000 clients, overlapping writes', 1);
-    const longest = await page.evaluate(() => window.longestTask);
+    const longest = await longestTask(page);
     console.log(`# 1,000 clients: six policies in ${milliseconds} ms of wasm; longest task ${Math.round(longest)} ms`);
     // Slices of bounded work: no task near the quarter second a person notices as a freeze.
     assert.ok(longest < 250, `the longest task while recomputing took ${longest} ms`);
@@ -134,20 +129,15 @@ describe('retry policies page', () => {
 
   it('runs 100 seeds in the second module and shows each policy\'s mean and spread as lab does', async () => {
     const { page, errors, close } = await newPage(browser);
-    await page.addInitScript(() => {
-      window.longestTask = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await watchLongTasks(page);
     await open(page, `${origin}/#/retries`);
     await computed(page, '100 clients, overlapping writes', 0);
-    await page.evaluate(() => { window.longestTask = 0; });
+    await page.evaluate(() => { window.longTasks = []; });
     await page.getByRole('button', { name: 'Run 100 seeds' }).click();
     const status = page.getByRole('status').filter({ hasText: '100 clients, overlapping writes, seeds 0 to 99: computed in' });
     await status.waitFor({ timeout: 120_000 });
     const milliseconds = Number((await status.textContent()).match(/computed in (\d+) ms/)[1]);
-    const longest = await page.evaluate(() => window.longestTask);
+    const longest = await longestTask(page);
     console.log(`# 100 seeds of 100 clients: six policies in ${milliseconds} ms of wasm; longest task ${Math.round(longest)} ms`);
     assert.ok(longest < 250, `the longest task while the seeds ran took ${longest} ms`);
     const [summary] = labJson(['retries', '--clients', '100', '--seeds', '100', '--json']);

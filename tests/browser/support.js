@@ -492,3 +492,18 @@ export async function axeViolations(page) {
   });
   return violations.map(({ id, impact, help, nodes }) => `${id} (${impact}): ${help}: ${nodes.slice(0, 5).join(', ')}${nodes.length > 5 ? ` and ${nodes.length - 5} more` : ''}`);
 }
+
+/** Records every main-thread task over 50 ms in window.longTasks, from the page's start. */
+export async function watchLongTasks(page) {
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/** The longest task `watchLongTasks` recorded since `window.longTasks` was last emptied (0 if none). */
+export async function longestTask(page) {
+  return page.evaluate(() => Math.max(0, ...window.longTasks.map((task) => task.duration)));
+}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, lessonUrl, newPage, open, stepOn, stepper, useSite, waitForText } from './support.js';
+import { assertNoErrors, lessonUrl, newPage, open, stepOn, stepper, useSite, waitForText, watchLongTasks } from './support.js';
 
 const explorerButton = (page) => page.getByRole('button', { name: 'What could go wrong?', exact: true });
 const findings = (page) => page.getByRole('region', { name: 'What the explorer found' });
@@ -16,16 +16,6 @@ const SECOND_MODULE = /\/worker\.js$/;
 /** The step number the stepper shows. */
 async function stepNumber(page) {
   return Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
-}
-
-/** Records every main-thread task over 50 ms in window.longTasks, from the page's start. */
-async function watchLongTasks(page) {
-  await page.addInitScript(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
 }
 
 describe('the second module', () => {
