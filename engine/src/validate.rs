@@ -6,7 +6,7 @@ use crate::error::ScenarioError;
 use crate::fault::{Action, FaultRule};
 use crate::kind::WorkflowKind;
 use crate::scenario::{
-    canonical_json, Scenario, Schedule, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX,
+    canonical_json, Payload, Scenario, Schedule, ATTEMPTS_MAX, LAYERS_MAX, STEP_CAP_MAX, TICKS_MAX,
     WORKERS_MAX,
 };
 
@@ -76,10 +76,10 @@ impl Scenario {
             });
         }
         // Hashed: validation costs O(1) a run, so a scenario's checks grow linearly with it.
-        let known: std::collections::HashSet<&str, Hashed> = self
+        let known: std::collections::HashMap<&str, &Payload, Hashed> = self
             .operations
             .iter()
-            .map(|operation| operation.id.as_str())
+            .map(|operation| (operation.id.as_str(), &operation.payload))
             .collect();
         for run in self.workers.iter().flat_map(|worker| &worker.runs) {
             range(
@@ -99,10 +99,10 @@ impl Scenario {
             if let Some(run) = worker
                 .runs
                 .iter()
-                .find(|run| !known.contains(&run.op.as_str()))
+                .find(|run| !known.contains_key(run.op.as_str()))
             {
                 // In order, as the message lists them.
-                let mut known: Vec<&str> = known.iter().copied().collect();
+                let mut known: Vec<&str> = known.keys().copied().collect();
                 known.sort_unstable();
                 return Err(ScenarioError::UnknownOperation {
                     worker: worker.name.clone(),
@@ -111,7 +111,7 @@ impl Scenario {
                 });
             }
         }
-        check_bodies(self)?;
+        check_bodies(self, &known)?;
         for rule in &self.faults {
             check_rule(self, rule)?;
         }
@@ -131,7 +131,10 @@ impl Scenario {
 }
 
 /// A run's `body` is its payload as one caller wrote it: JSON that means exactly the payload.
-fn check_bodies(scenario: &Scenario) -> Result<(), ScenarioError> {
+fn check_bodies(
+    scenario: &Scenario,
+    payloads: &std::collections::HashMap<&str, &Payload, Hashed>,
+) -> Result<(), ScenarioError> {
     for worker in &scenario.workers {
         for (index, run) in worker.runs.iter().enumerate() {
             let Some(body) = &run.body else { continue };
@@ -143,12 +146,8 @@ fn check_bodies(scenario: &Scenario) -> Result<(), ScenarioError> {
             let read = crate::scenario::payload_of_body(body).map_err(bad)?;
             let payload = match &run.payload {
                 Some(own) => own,
-                None => {
-                    let operation = scenario.operations.iter().find(|op| op.id == run.op);
-                    &operation
-                        .expect("checked above: the run's operation exists")
-                        .payload
-                }
+                // Every run's operation is known: checked before the bodies.
+                None => payloads[run.op.as_str()],
             };
             if &read != payload {
                 return Err(bad(format!(
