@@ -18,6 +18,9 @@
 //     The WebAssembly's preload loses its `integrity`: Trunk's loader fetches it without one, and
 //     Chromium ignores it on a fetch preload with a console warning. The loader's size of the
 //     WebAssembly (for the loading line's percentage) becomes the size of the file it fetches.
+//     At an address only the whole app serves (WHOLE_ADDRESS: the sandbox, a challenge, ...),
+//     the script preloads the whole app's WebAssembly instead, and the loader starts the whole
+//     app rather than the first module (withWholeLoader), which would only hand over to it.
 //  4. the service worker (dist/sw.js, from static/sw.js) given the list of the build's files to
 //     cache and the build's version (a hash of them all), so a new build is a new worker.
 //  5. precompressed copies of every file, NAME.gz (gzip -9) and NAME.br (brotli 11), that
@@ -337,8 +340,43 @@ export function prerenderOrPreload(lessons, files = {}) {
       held = true;
     }
   } catch (error) {}
-  if (!held) document.head.appendChild(document.getElementById('wasm-preload').content.cloneNode(true));
+  // An address only the whole app serves: its WebAssembly at once (Trunk's loader then starts it,
+  // withWholeLoader), and not the first module's.
+  var whole = false;
+  try { whole = ${WHOLE_ADDRESS}.test(location.hash); } catch (error) {}
+  if (whole) {
+    window.idempotencyLabWholeAddress = true;
+    document.head.appendChild(document.getElementById('whole-preload').content.cloneNode(true));
+  } else if (!held) document.head.appendChild(document.getElementById('wasm-preload').content.cloneNode(true));
 })();`;
+}
+
+/** The whole app's files (src/bin/idempotency-lab-whole.rs), beside index.html. */
+export const WHOLE = 'idempotency-lab-whole';
+
+/**
+ * The addresses (a location's hash) that only the whole app serves, as a regular expression's
+ * source: the sandbox, shared scenarios, challenges and their embeds, the builder, the engine
+ * and retry pages. src/route.rs's `in_first_module` is the app's own answer; where the two ever
+ * disagree the page still opens (the first module hands over, or the whole app serves a lesson),
+ * only later.
+ */
+export const WHOLE_ADDRESS = String.raw`/^#\/(?:scenario\/|embed\/(?!lesson\/[^/]+\/[^/]+)|engine\/?$|retries\/?$|sandbox(?:\/|$)|challenge\/|make-challenge(?:\/|$))/`;
+
+/**
+ * index.html whose loader starts the whole app instead of the first module where the page's
+ * inline script found an address only the whole app serves (`idempotencyLabWholeAddress`), with
+ * the same progress line and failure message (static/boot.js).
+ */
+export function withWholeLoader(html, dist) {
+  const call = /^const wasm = await (__trunkInitializer\(init, '([^']+)_bg\.wasm', \d+, initializer\(\), true\));$/m;
+  const found = call.exec(html);
+  if (!found) throw new Error("index.html has no Trunk loader call to give the whole app's addresses to the whole app");
+  const file = path.join(dist, `${WHOLE}_bg.wasm`);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: Trunk builds it (index.html's ${WHOLE} link)`);
+  const prefix = found[2].slice(0, found[2].lastIndexOf('/') + 1);
+  const whole = `import('${prefix}${WHOLE}.js').then((glue) => __trunkInitializer(glue.default, '${prefix}${WHOLE}_bg.wasm', ${fs.statSync(file).size}, initializer(), true), (reason) => initializer().onFailure(reason))`;
+  return html.replace(call, () => `const wasm = await (window.idempotencyLabWholeAddress\n  ? ${whole}\n  : ${found[1]});`);
 }
 
 /**
@@ -353,7 +391,8 @@ export function withEarlyPreloads(html, { held: script = null } = {}) {
     if (!/\bas="fetch"/.test(link)) return [link];
     const preload = link.replace(/\s+integrity="[^"]*"/, '');
     if (script === null) return [preload];
-    held = `<template id="wasm-preload">${preload}</template>\n    <script>${script}</script>`;
+    const whole = preload.replace(/href="([^"]*\/)?[^"/]+_bg\.wasm"/, (_, prefix = '') => `href="${prefix}${WHOLE}_bg.wasm"`);
+    held = `<template id="wasm-preload">${preload}</template>\n    <template id="whole-preload">${whole}</template>\n    <script>${script}</script>`;
     return [];
   });
   if (preloads.length === 0 && held === null) return html;
@@ -438,7 +477,7 @@ async function main() {
     console.log(`postbuild: ${where}: the course map prerendered (${map.length} bytes), and the first step of ${lessons.length} lessons (${Math.min(...sizes)} to ${Math.max(...sizes)} bytes each, in ${LESSON_PRERENDERS}/)`);
   }
   // The policy last: it hashes every inline script of the page as it is written.
-  const { csp, html } = withPolicy(withEarlyPreloads(withWasmSizes(built, dist), { held: script }));
+  const { csp, html } = withPolicy(withEarlyPreloads(withWasmSizes(withWholeLoader(built, dist), dist), { held: script }));
   fs.writeFileSync(index, html);
   fs.writeFileSync(path.join(dist, '_headers'), `/*\n  Content-Security-Policy: ${csp}\n`);
   const cached = withServiceWorkerFiles(dist);

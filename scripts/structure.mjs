@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 /** Every crate checked: its source folder and root file. */
 export const CRATES = [
-  { dir: 'src', root: 'main.rs' },
+  { dir: 'src', root: 'lib.rs' },
   { dir: 'course/src', root: 'lib.rs' },
   { dir: 'lab/src', root: 'main.rs' },
   { dir: 'engine/src', root: 'lib.rs' },

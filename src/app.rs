@@ -1,5 +1,5 @@
 //! The shell: header, router, footer, inside the store that keeps progress and settings; and
-//! `switch`, the page each route renders.
+//! the page each route renders: `switch` in the whole app, `lesson_pages` in the first module.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -9,10 +9,32 @@ use crate::offline::UpdateNotice;
 use crate::pages::{
     challenge::ChallengePage, engine::EnginePage, home::Home, lesson::LessonPage,
     make_challenge::MakeChallengePage, not_found::NotFound, retries::RetriesPage,
-    sandbox::SandboxPage, scenario::ScenarioPage,
+    sandbox::SandboxPage, scenario::ScenarioPage, whole::OpenWhole,
 };
 use crate::route::Route;
 use crate::store::{LoadNotice, StoreProvider};
+
+/// The page each route renders in this module: set once, before the app starts (`crate::run`).
+/// Only the module's own function is ever named, so the first module's build leaves the other
+/// pages out.
+pub static PAGES: Pages = Pages(std::sync::OnceLock::new());
+
+/// The page function a module renders with.
+pub struct Pages(std::sync::OnceLock<fn(Route) -> Html>);
+
+impl Pages {
+    pub fn set(&self, pages: fn(Route) -> Html) {
+        let _ = self.0.set(pages);
+    }
+
+    fn render(&self, route: Route) -> Html {
+        (self.0.get().copied().unwrap_or(lesson_pages))(route)
+    }
+}
+
+fn render(route: Route) -> Html {
+    PAGES.render(route)
+}
 
 #[component]
 pub fn App() -> Html {
@@ -33,7 +55,7 @@ fn Shell() -> Html {
         crate::worker_module::when_settled(crate::offline::register)
     });
     if use_route::<Route>().is_some_and(|route| route.is_embed()) {
-        return html! { <Switch<Route> render={switch} /> };
+        return html! { <Switch<Route> render={render} /> };
     }
     // The router owns the URL's hash, so the skip link moves focus itself instead of using "#main".
     let skip = Callback::from(|event: MouseEvent| {
@@ -58,7 +80,7 @@ fn Shell() -> Html {
                 </header>
                 <LoadNotice />
                 <UpdateNotice />
-                <Switch<Route> render={switch} />
+                <Switch<Route> render={render} />
                 <footer class="site-footer">
                     { "Every run is a deterministic simulation: nothing is sent anywhere. " }
                     <Link<Route> to={Route::Engine}>{ "Engine performance" }</Link<Route>>
@@ -67,8 +89,14 @@ fn Shell() -> Html {
     }
 }
 
-/// Renders the page for a route.
-pub fn switch(route: Route) -> Html {
+/// The first module's page for a route: the course map, a lesson, Page not found; at any other
+/// address, the whole app takes the page.
+pub fn lesson_pages(route: Route) -> Html {
+    lesson_or(route, |_| html! { <OpenWhole /> })
+}
+
+/// The map's, a lesson's or Page not found's page for `route`, else `other(route)`.
+fn lesson_or(route: Route, other: fn(Route) -> Html) -> Html {
     let lesson = |id: String, step: Option<String>, changes: Option<String>, embedded: bool| {
         html! {
             <LessonPage
@@ -88,6 +116,19 @@ pub fn switch(route: Route) -> Html {
         Route::EmbedLessonChanged { id, step, changes } => {
             lesson(id, Some(step), Some(changes), true)
         }
+        Route::NotFound => html! { <NotFound /> },
+        other_route => other(other_route),
+    }
+}
+
+/// The whole app's page for a route.
+pub fn switch(route: Route) -> Html {
+    lesson_or(route, other_pages)
+}
+
+/// The pages only the whole app holds.
+fn other_pages(route: Route) -> Html {
+    match route {
         Route::Scenario { state } => html! { <ScenarioPage {state} embedded={false} /> },
         Route::EmbedScenario { state } => html! { <ScenarioPage {state} embedded={true} /> },
         Route::Engine => html! { <EnginePage /> },
@@ -99,6 +140,7 @@ pub fn switch(route: Route) -> Html {
         Route::MakeChallengeDraft { state } => {
             html! { <MakeChallengePage state={Some(AttrValue::from(state))} /> }
         }
-        Route::NotFound => html! { <NotFound /> },
+        // The first module's routes, which `lesson_or` answers before this.
+        _ => html! { <NotFound /> },
     }
 }

@@ -58,7 +58,31 @@ pub enum Route {
     NotFound,
 }
 
+/// Whether the first module (the course map and the lessons: `app::lesson_pages`) serves the
+/// address in a location's hash (`#/…`, or empty); if not, the whole app does. The page's loader
+/// decides the same before either starts (scripts/postbuild.mjs, `WHOLE_ADDRESS`), so the first
+/// module is not fetched only to hand over.
+pub fn in_first_module(hash: &str) -> bool {
+    let path = hash.strip_prefix('#').unwrap_or(hash);
+    let path = if path.is_empty() { "/" } else { path };
+    Route::recognize(path).is_none_or(|route| route.in_first_module())
+}
+
 impl Route {
+    /// Whether the first module holds this route's page.
+    pub fn in_first_module(&self) -> bool {
+        matches!(
+            self,
+            Route::Home
+                | Route::Lesson { .. }
+                | Route::LessonStep { .. }
+                | Route::LessonChanged { .. }
+                | Route::EmbedLesson { .. }
+                | Route::EmbedLessonChanged { .. }
+                | Route::NotFound
+        )
+    }
+
     /// An embed shows only the lab: no site header, footer or course map.
     pub fn is_embed(&self) -> bool {
         matches!(

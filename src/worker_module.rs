@@ -181,6 +181,14 @@ fn fail(shared: &Rc<RefCell<Shared>>, words: String) {
 
 thread_local! {
     static SPARE: RefCell<Option<Module>> = const { RefCell::new(None) };
+    /// Set once this module's app has handed the page over (`crate::handover`): no spare then.
+    static ENDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Ends the spare module, and starts no other: the page's app has ended.
+pub fn end() {
+    ENDED.set(true);
+    SPARE.with(|spare| spare.borrow_mut().take());
 }
 
 /// A module to send requests to: the spare one if it is loading or ready, else a new one.
@@ -194,6 +202,9 @@ pub fn take() -> Module {
 
 /// Starts the spare module, unless there is one.
 pub fn prefetch() {
+    if ENDED.get() {
+        return;
+    }
     SPARE.with(|spare| {
         let mut spare = spare.borrow_mut();
         if spare.is_none() {

@@ -33,3 +33,16 @@ export default function initializer() {
     },
   };
 }
+
+// The whole app (src/bin/idempotency-lab-whole.rs: every page), for the addresses the first
+// module (the course map and the lessons) does not serve: src/handover.rs calls this, fetches the
+// script and the WebAssembly while the first module's page still shows, and gets back the function
+// that starts it. Beside index.html, so under the public URL's path too.
+const WHOLE = 'idempotency-lab-whole';
+window.idempotencyLabOpenWhole = async () => {
+  const glue = await import(new URL(`${WHOLE}.js`, document.baseURI).href);
+  const response = await fetch(new URL(`${WHOLE}_bg.wasm`, document.baseURI));
+  if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+  const bytes = await response.arrayBuffer();
+  return () => glue.default({ module_or_path: bytes }).catch((reason) => initializer().onFailure(reason));
+};

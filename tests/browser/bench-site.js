@@ -56,16 +56,25 @@ function beforeGzip(files) {
   }, 0);
 }
 
-/** The first module (Trunk's main wasm and its JS) and the second (the worker's), from the site's rows. */
+/**
+ * The page's modules, from the site's rows: the first (Trunk's main wasm and its JS: the course
+ * map and the lessons), the whole app (every page: loaded at any other address) and the Web
+ * Worker's; then what each one's parts weigh.
+ */
 function printModules({ rows, total }) {
   const sum = (list) => list.reduce((all, row) => ({ raw: all.raw + row.raw, gzip: all.gzip + row.gzip, brotli: all.brotli + row.brotli }), { raw: 0, gzip: 0, brotli: 0 });
-  const first = sum(rows.filter((row) => /^idempotency-lab-[0-9a-f]+(_bg\.wasm|\.js)$/.test(row.file)));
-  const second = sum(rows.filter((row) => /^(worker\.js|lab-worker(_bg\.wasm|\.js))$/.test(row.file)));
-  console.log(`\nThe two modules\n| module | raw KiB | gzip KiB | brotli KiB |\n|---|---:|---:|---:|`);
-  console.log(`| first (the page: wasm and its JS) | ${kb(first.raw)} | ${kb(first.gzip)} | ${kb(first.brotli)} |`);
-  console.log(`| second (the Web Worker: wasm, its JS, its start script) | ${kb(second.raw)} | ${kb(second.gzip)} | ${kb(second.brotli)} |`);
+  const modules = [
+    ['first', 'first (the map and the lessons: wasm and its JS)', /^idempotency-lab-[0-9a-f]+(_bg\.wasm|\.js)$/, 'idempotency-lab.wasm'],
+    ['whole app', 'whole app (every page, at any other address: wasm and its JS)', /^idempotency-lab-whole(_bg\.wasm|\.js)$/, 'idempotency-lab-whole.wasm'],
+    ['worker', 'the Web Worker (explorer, sandbox text: wasm, its JS, its start script)', /^(worker\.js|lab-worker(_bg\.wasm|\.js))$/, 'lab-worker.wasm'],
+  ];
+  console.log(`\nThe modules\n| module | raw KiB | gzip KiB | brotli KiB |\n|---|---:|---:|---:|`);
+  for (const [, title, files] of modules) {
+    const module = sum(rows.filter((row) => files.test(row.file)));
+    console.log(`| ${title} | ${kb(module.raw)} | ${kb(module.gzip)} | ${kb(module.brotli)} |`);
+  }
   console.log(`| whole site | ${kb(total.raw)} | ${kb(total.gzip)} | ${kb(total.brotli)} |`);
-  for (const [name, file] of [['first', 'idempotency-lab.wasm'], ['second', 'lab-worker.wasm']]) {
+  for (const [name, , , file] of modules) {
     const wasm = path.join(TARGET, 'wasm32-unknown-unknown', 'release', file);
     if (!fs.existsSync(wasm)) {
       console.log(`(${wasm} is missing: no breakdown of the ${name} module)`);

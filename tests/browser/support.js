@@ -197,6 +197,11 @@ export function stepper(page) {
   };
 }
 
+/** The step number the stepper shows. */
+export async function stepNumber(page) {
+  return Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
+}
+
 /** The lab's "Predict first" notice, shown when Next waits for the part's prediction. */
 export function predictFirst(page) {
   return page.getByRole('alert').filter({ hasText: 'Predict first.' });

@@ -7,16 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, lessonUrl, newPage, open, stepOn, stepper, useSite, waitForText, watchLongTasks } from './support.js';
+import { assertNoErrors, lessonUrl, newPage, open, stepOn, stepNumber, stepper, useSite, waitForText, watchLongTasks } from './support.js';
 
 const explorerButton = (page) => page.getByRole('button', { name: 'What could go wrong?', exact: true });
 const findings = (page) => page.getByRole('region', { name: 'What the explorer found' });
 const SECOND_MODULE = /\/worker\.js$/;
-
-/** The step number the stepper shows. */
-async function stepNumber(page) {
-  return Number((await stepper(page).count.textContent()).match(/^Step (\d+)/)[1]);
-}
 
 describe('the second module', () => {
   let origin;

@@ -1,0 +1,49 @@
+//! The first module's page at an address only the whole app serves (the sandbox, a challenge, a
+//! shared scenario, the builder, the engine and retry pages): it says the page is loading while
+//! the whole app is fetched, then hands the page over (`crate::handover`). If the fetch fails, it
+//! says why, offers to try again, and the lessons still work.
+
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::route::Route;
+
+#[component]
+pub fn OpenWhole() -> Html {
+    // Each try is a number: "Try again" asks for the next.
+    let attempt = use_state(|| 0_u32);
+    let failed = use_state(|| None::<String>);
+    {
+        let failed = failed.clone();
+        use_effect_with(*attempt, move |_| {
+            failed.set(None);
+            wasm_bindgen_futures::spawn_local(async move {
+                match crate::handover::fetch_whole().await {
+                    Ok(start) => crate::handover::hand_over(&start),
+                    Err(reason) => failed.set(Some(reason)),
+                }
+            });
+        });
+    }
+    let again = {
+        let attempt = attempt.clone();
+        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
+    };
+    html! {
+        <main id="main" tabindex="-1" class="page open-whole">
+            if let Some(reason) = (*failed).clone() {
+                <h1>{ "This page could not be opened" }</h1>
+                <p role="alert">
+                    { format!("The part of the lab this page needs could not be loaded ({reason}). Check the connection and try again; the lessons still work.") }
+                </p>
+                <p>
+                    <button type="button" class="primary" onclick={again}>{ "Try again" }</button>
+                    { " " }
+                    <Link<Route> to={Route::Home}>{ "Go to the course map" }</Link<Route>>
+                </p>
+            } else {
+                <p class="boot" role="status">{ "Loading this page…" }</p>
+            }
+        </main>
+    }
+}
