@@ -364,16 +364,17 @@ export const WHOLE = 'idempotency-lab-whole';
 export const WHOLE_ADDRESS = String.raw`/^#\/(?:scenario\/|embed\/(?!lesson\/[^/]+\/[^/]+)|engine\/?$|retries\/?$|sandbox(?:\/|$)|challenge\/|make-challenge(?:\/|$))/`;
 
 /**
- * index.html whose loader starts the whole app instead of the first module where the page's
+ * index.html whose loader starts the whole app (when the build has one) instead of the first module where the page's
  * inline script found an address only the whole app serves (`idempotencyLabWholeAddress`), with
  * the same progress line and failure message (static/boot.js).
  */
 export function withWholeLoader(html, dist) {
+  // A site with one module (the minimal app `make bench` measures beside the lab) stays as it is.
+  const file = path.join(dist, `${WHOLE}_bg.wasm`);
+  if (!fs.existsSync(file)) return html;
   const call = /^const wasm = await (__trunkInitializer\(init, '([^']+)_bg\.wasm', \d+, initializer\(\), true\));$/m;
   const found = call.exec(html);
   if (!found) throw new Error("index.html has no Trunk loader call to give the whole app's addresses to the whole app");
-  const file = path.join(dist, `${WHOLE}_bg.wasm`);
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: Trunk builds it (index.html's ${WHOLE} link)`);
   const prefix = found[2].slice(0, found[2].lastIndexOf('/') + 1);
   const whole = `import('${prefix}${WHOLE}.js').then((glue) => __trunkInitializer(glue.default, '${prefix}${WHOLE}_bg.wasm', ${fs.statSync(file).size}, initializer(), true), (reason) => initializer().onFailure(reason))`;
   return html.replace(call, () => `const wasm = await (window.idempotencyLabWholeAddress\n  ? ${whole}\n  : ${found[1]});`);
