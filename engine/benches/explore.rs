@@ -58,5 +58,63 @@ fn main() {
             report.extent.transitions as f64 / seconds,
             if report.extent.complete { "" } else { ", CUT SHORT" }
         );
+        split(&scenario, &budget, &report, seconds);
     }
+}
+
+/// Whether splitting the search across two Web Workers (`Explorer::part`, by the worker that
+/// steps first) would pay: each part's time and transitions beside the whole search's. Two
+/// workers take at least the slower part's time (plus starting the second module twice); the
+/// parts together do more work than the whole, as each explores the states both reach.
+fn split(scenario: &Scenario, budget: &Budget, whole: &lab_engine::Report, whole_seconds: f64) {
+    const PARTS: u8 = 2;
+    let mut parts = Vec::new();
+    for part in 0..PARTS {
+        let mut fastest = f64::INFINITY;
+        let mut report = None;
+        for _ in 0..RUNS {
+            let started = Instant::now();
+            let mut explorer =
+                Explorer::part(scenario.clone(), budget.clone(), part, PARTS).expect("valid");
+            while !explorer.advance(u32::MAX) {}
+            fastest = fastest.min(started.elapsed().as_secs_f64());
+            report = Some(explorer.report());
+        }
+        parts.push((report.expect("at least one run"), fastest));
+    }
+    let schedules: u64 = parts
+        .iter()
+        .map(|(report, _)| report.extent.schedules)
+        .sum();
+    let transitions: u64 = parts
+        .iter()
+        .map(|(report, _)| report.extent.transitions)
+        .sum();
+    let states: u64 = parts.iter().map(|(report, _)| report.extent.states).sum();
+    let slowest = parts
+        .iter()
+        .map(|(_, seconds)| *seconds)
+        .fold(0.0, f64::max);
+    let each: Vec<String> = parts
+        .iter()
+        .map(|(report, seconds)| {
+            format!(
+                "{} transitions in {:.1} ms",
+                report.extent.transitions,
+                seconds * 1000.0
+            )
+        })
+        .collect();
+    println!(
+        "    split in {PARTS} by the first worker to step: {}; schedules {} (the whole: {}); states {} (the whole's distinct: {}); work {:.1}% of the whole's transitions; two workers would take at least {:.0}% of the whole's time ({:.1} ms of {:.1})",
+        each.join(", "),
+        schedules,
+        whole.extent.schedules,
+        states,
+        whole.extent.states,
+        100.0 * transitions as f64 / whole.extent.transitions as f64,
+        100.0 * slowest / whole_seconds,
+        slowest * 1000.0,
+        whole_seconds * 1000.0,
+    );
 }

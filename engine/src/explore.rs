@@ -498,6 +498,25 @@ impl Explorer {
         }
     }
 
+    /// The part of the search whose first event is a step of a worker numbered `part` modulo
+    /// `parts`: the parts of one search, run apart (in as many Web Workers, say), visit every
+    /// schedule of it once between them, so their schedules add up to the whole search's. Each
+    /// part keeps its own memo, so a state two parts both reach is explored by both: what a
+    /// split would cost is what `make bench` measures with this (engine/benches/explore.rs).
+    pub fn part(
+        scenario: Scenario,
+        budget: Budget,
+        part: u8,
+        parts: u8,
+    ) -> Result<Explorer, ScenarioError> {
+        let mut explorer = Explorer::new(scenario, budget)?;
+        let parts = parts.max(1);
+        explorer.stack[0]
+            .choices
+            .retain(|choice| choice.worker.is_some_and(|worker| worker % parts == part));
+        Ok(explorer)
+    }
+
     /// Runs the whole search and returns its report.
     pub fn run(scenario: Scenario, budget: Budget) -> Result<Report, ScenarioError> {
         let mut explorer = Explorer::new(scenario, budget)?;

@@ -200,6 +200,38 @@ fn advancing_in_slices_gives_the_same_report() {
 }
 
 #[test]
+fn the_parts_of_a_search_visit_its_schedules_between_them() {
+    for (faults_max, preemptions_max) in [(0, 2), (1, 1), (2, 1)] {
+        let budget = Budget {
+            faults_max,
+            preemptions_max,
+            ..Budget::default()
+        };
+        let whole = Explorer::run(two_workers(), budget.clone()).expect("valid");
+        let parts: Vec<_> = (0..2)
+            .map(|part| {
+                let mut explorer =
+                    Explorer::part(two_workers(), budget.clone(), part, 2).expect("valid");
+                while !explorer.advance(u32::MAX) {}
+                explorer.report()
+            })
+            .collect();
+        // Each part holds some schedules, and together exactly the whole's.
+        assert!(parts.iter().all(|part| part.extent.schedules > 0));
+        let schedules: u64 = parts.iter().map(|part| part.extent.schedules).sum();
+        assert_eq!(
+            schedules, whole.extent.schedules,
+            "K={faults_max} P={preemptions_max}"
+        );
+        // A property breaks in the whole search exactly when it breaks in a part.
+        for (index, verdict) in whole.properties.iter().enumerate() {
+            let broken = parts.iter().any(|part| !part.properties[index].holds);
+            assert_eq!(!verdict.holds, broken, "{:?}", verdict.property);
+        }
+    }
+}
+
+#[test]
 fn a_search_cut_by_its_transition_limit_says_so() {
     let budget = Budget {
         transitions_max: 100,
