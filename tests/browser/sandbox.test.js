@@ -413,6 +413,27 @@ describe('the sandbox', () => {
     await close();
   });
 
+  it('an edit the page shows is in the address: a reload at once opens it, as the learner\'s own', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, sandboxUrl(origin));
+    await startFrom(page, DESIGN);
+    await nextAddress(page, sandboxUrl(origin));
+    const seed = page.getByLabel('Seed', { exact: true });
+    await seed.fill('4242');
+    await seed.press('Tab');
+    await waitForText(() => tomlBox(page).inputValue(), /^seed = 4242$/m, { what: 'the edit in the text' });
+    // No pause: the reload comes as soon as the edit shows.
+    assert.equal(seedInAddress(page.url()), 4242, 'the address holds the edit once the text shows it');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Sandbox' }).waitFor();
+    await waitForText(() => tomlBox(page).inputValue(), /^seed = 4242$/m, { what: 'the edit after the reload' });
+    assert.equal(await seed.inputValue(), '4242');
+    // The page's own address, not a link: nothing on show in place of the learner's sandbox.
+    assert.equal(await page.getByRole('button', { name: 'Back to your scenario' }).count(), 0);
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('a scenario no address can hold: the address names the sandbox, a notice says why, nothing is lost', async () => {
     const { page, errors, close } = await newPage(browser);
     await open(page, sandboxUrl(origin));
