@@ -141,7 +141,11 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
         <section class="scenario-text" aria-labelledby="scenario-text-title">
             <h2 id="scenario-text-title" class="panel-title">{ "Scenario as TOML" }</h2>
             <label class="field" for="scenario-toml">{ "Scenario (TOML)" }</label>
-            <textarea id="scenario-toml" class="toml" spellcheck="false" rows="24" ref={area}
+            // Not autocomplete: Chromium keeps such a box's value in the page's history entry,
+            // serialised at each change of address (each step, each edit), 50 to 80 ms at a
+            // megabyte; the page writes the box's text itself, so restoring it is not the
+            // browser's to do.
+            <textarea id="scenario-toml" class="toml" spellcheck="false" autocomplete="off" rows="24" ref={area}
                 value={AttrValue::from(Rc::clone(&props.text))} {oninput}
                 aria-describedby="scenario-text-status" aria-readonly={props.writing.then_some("true")}
                 aria-invalid={props.error.is_some().then_some("true")} />
