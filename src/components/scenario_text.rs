@@ -19,7 +19,7 @@ pub struct ScenarioTextProps {
     /// Whether the text has been read since it last changed.
     pub checked: bool,
     /// Whether the text is being written anew for a scenario changed elsewhere (read only
-    /// meanwhile).
+    /// meanwhile: see [`use_read_only_while`]).
     pub writing: bool,
     /// Where the module that reads and writes the text is.
     pub worker: Readiness,
@@ -42,9 +42,37 @@ pub fn one_line(message: &str) -> String {
     lines.join("; ").trim_end_matches('.').to_string()
 }
 
+/// Makes the text box refuse every edit (typing, pasting, cutting, dropping, undoing) while `on`
+/// holds, and says so (`aria-readonly`, which the caller sets). Not the `readonly` attribute:
+/// toggling it restyles the box's whole text, and for a scenario of thousands of records (a
+/// megabyte of text) Chromium takes a fifth of a second to half a second for that, twice per edit
+/// in the forms. An edit refused is never lost: the text is about to be written anew.
+#[hook]
+fn use_read_only_while(area: &NodeRef, on: bool) {
+    let area = area.clone();
+    use_effect_with(on, move |&on| {
+        let listener = on
+            .then(|| area.cast::<web_sys::Element>())
+            .flatten()
+            .map(|target| {
+                // Not passive: it calls preventDefault.
+                let options = gloo::events::EventListenerOptions::enable_prevent_default();
+                gloo::events::EventListener::new_with_options(
+                    &target,
+                    "beforeinput",
+                    options,
+                    |event| event.prevent_default(),
+                )
+            });
+        move || drop(listener)
+    });
+}
+
 #[component]
 pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
     let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let area = use_node_ref();
+    use_read_only_while(&area, props.writing);
     let oninput = {
         let ontype = props.ontype.clone();
         Callback::from(move |event: InputEvent| {
@@ -113,9 +141,13 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
         <section class="scenario-text" aria-labelledby="scenario-text-title">
             <h2 id="scenario-text-title" class="panel-title">{ "Scenario as TOML" }</h2>
             <label class="field" for="scenario-toml">{ "Scenario (TOML)" }</label>
-            <textarea id="scenario-toml" class="toml" spellcheck="false" rows="24"
+            // Not autocomplete: Chromium keeps such a box's value in the page's history entry,
+            // serialised at each change of address (each step, each edit), 50 to 80 ms at a
+            // megabyte; the page writes the box's text itself, so restoring it is not the
+            // browser's to do.
+            <textarea id="scenario-toml" class="toml" spellcheck="false" autocomplete="off" rows="24" ref={area}
                 value={AttrValue::from(Rc::clone(&props.text))} {oninput}
-                aria-describedby="scenario-text-status" readonly={props.writing}
+                aria-describedby="scenario-text-status" aria-readonly={props.writing.then_some("true")}
                 aria-invalid={props.error.is_some().then_some("true")} />
             { status }
             <label class="field file">

@@ -5,7 +5,8 @@
 //!
 //! The address always holds the exact state, `#/sandbox/STATE` (`lab_course::share`), kept by
 //! the address hook (`crate::player::use_address`): the scenario and the step, replaced (never
-//! pushed) once the lab rests, so a run of steps or keys writes it once. A scenario too large for
+//! pushed): a changed scenario's in the task after its run, a step's once the lab rests, so a run
+//! of steps or keys writes it once. A scenario too large for
 //! an address leaves `#/sandbox` there, and the page says why. An address the page did not write
 //! (a link opened) shows its scenario in place of the learner's, who can go back to theirs.
 
@@ -37,10 +38,14 @@ use lab_worker::clock::now_milliseconds;
 /// How long typing must pause before the text is read, in milliseconds: reading a scenario of
 /// thousands of records takes a moment, and a half-typed word is never worth an error.
 const READ_PAUSE_MILLISECONDS: u32 = 400;
-/// How long the lab must rest (no step, no change) before the address is written, in
-/// milliseconds: held-down keys and playback write it once, and a step never waits for the
-/// encoding of thousands of records.
+/// How long the lab must rest (no step) before the address is written, in milliseconds:
+/// held-down keys and playback write it once, and a step never waits for the encoding of
+/// thousands of records.
 const ADDRESS_PAUSE_MILLISECONDS: u32 = 250;
+/// How long a changed scenario's new lab waits before its address is written, in milliseconds:
+/// not in the task that ran the change, but in the one after, before the worker's text of it
+/// comes; so an edit the page shows is in the address (and a reload opens it, not the one before).
+const CHANGE_PAUSE_MILLISECONDS: u32 = 1;
 /// Where the writing of an address starts, on the browser's performance timeline.
 const ADDRESS_MARK: &str = "sandbox-address-start";
 /// The start-from choice for a blank scenario.
@@ -206,6 +211,8 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
     // The player runs the engine as it is made, in this first render: that is what is timed.
     let player = use_player(Rc::clone(&designs), setup);
     let run_milliseconds = use_state(move || now_milliseconds() - began);
+    // The frame this lab opened at: its address is written soon; a step's once the lab rests.
+    let opened_at = *use_state(|| player.frame());
     props.frame.set(player.frame());
     let address = use_state(|| None::<Result<String, ShareError>>);
     {
@@ -236,7 +243,11 @@ fn SandboxLab(props: &SandboxLabProps) -> Html {
         let sandbox_address = Address {
             shown: player.frame(),
             changed: true,
-            pause_milliseconds: ADDRESS_PAUSE_MILLISECONDS,
+            pause_milliseconds: if player.frame() == opened_at {
+                CHANGE_PAUSE_MILLISECONDS
+            } else {
+                ADDRESS_PAUSE_MILLISECONDS
+            },
             route_of,
             onroute: props.onroute.clone(),
             onwritten: Some(onwritten),

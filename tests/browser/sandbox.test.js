@@ -27,9 +27,11 @@ function sandboxUrl(origin) {
 }
 
 const tomlBox = (page) => page.getByRole('textbox', { name: 'Scenario (TOML)' });
+/** Whether the text box refuses edits (aria-readonly: while the second module writes the text). */
+const readOnly = async (page) => (await tomlBox(page).getAttribute('aria-readonly')) === 'true';
 /** The scenario's text once the second module has written it (read-only and empty until then). */
 const writtenText = (page) =>
-  waitForText(async () => ((await tomlBox(page).isEditable()) ? tomlBox(page).inputValue() : ''), /\S/, {
+  waitForText(async () => ((await readOnly(page)) ? '' : tomlBox(page).inputValue()), /\S/, {
     what: 'the written text',
   });
 /** "N events, run by the engine in M ms." as { events, ms }. */
@@ -178,11 +180,21 @@ describe('the sandbox', () => {
     await waitForText(async () => String(seedInAddress(page.url())), '777', { what: 'the seed in the address' });
     assert.equal(await seed.inputValue(), '777');
     assert.doesNotMatch(await tomlBox(page).inputValue(), /seed = 777/);
+    // The text box refuses typing until the text of the change is written: what it holds is stale.
+    assert.equal(await readOnly(page), true, 'read-only while the text is written');
+    const stale = await tomlBox(page).inputValue();
+    await tomlBox(page).focus();
+    await page.keyboard.type('x = 1');
+    await page.keyboard.press('Enter');
+    assert.equal(await tomlBox(page).inputValue(), stale, 'typing changed the text being written');
+    await seed.focus();
     assert.equal(await loading.count(), 1, 'still loading');
     assert.ok(asked >= 1, 'the page asked for the second module');
     release();
     await waitForText(() => tomlBox(page).inputValue(), /^seed = 777$/m, { what: 'the TOML text' });
     await page.getByRole('status').filter({ hasText: 'The text is valid; the lab runs it.' }).waitFor();
+    assert.equal(await readOnly(page), false, 'editable once written');
+    assert.equal(await seed.inputValue(), '777', 'the change stands');
     assert.equal(await loading.count(), 0);
     // The text is read again: an edit there reaches the forms.
     const typed = (await tomlBox(page).inputValue()).replace(/^seed = 777$/m, 'seed = 778');
@@ -397,6 +409,27 @@ describe('the sandbox', () => {
     await waitForText(() => tomlBox(page).inputValue(), /name = "night-shift"/, { what: 'the renamed worker' });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `nothing runs past 375 px (${overflow} px)`);
+    assertNoErrors(errors);
+    await close();
+  });
+
+  it('an edit the page shows is in the address: a reload at once opens it, as the learner\'s own', async () => {
+    const { page, errors, close } = await newPage(browser);
+    await open(page, sandboxUrl(origin));
+    await startFrom(page, DESIGN);
+    await nextAddress(page, sandboxUrl(origin));
+    const seed = page.getByLabel('Seed', { exact: true });
+    await seed.fill('4242');
+    await seed.press('Tab');
+    await waitForText(() => tomlBox(page).inputValue(), /^seed = 4242$/m, { what: 'the edit in the text' });
+    // No pause: the reload comes as soon as the edit shows.
+    assert.equal(seedInAddress(page.url()), 4242, 'the address holds the edit once the text shows it');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Sandbox' }).waitFor();
+    await waitForText(() => tomlBox(page).inputValue(), /^seed = 4242$/m, { what: 'the edit after the reload' });
+    assert.equal(await seed.inputValue(), '4242');
+    // The page's own address, not a link: nothing on show in place of the learner's sandbox.
+    assert.equal(await page.getByRole('button', { name: 'Back to your scenario' }).count(), 0);
     assertNoErrors(errors);
     await close();
   });
