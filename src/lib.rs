@@ -69,7 +69,7 @@ pub enum Pages {
 pub fn run(pages: Pages) {
     panic::install();
     route_hash_only();
-    if pages == Pages::Lessons && !route::in_first_module(&current_hash()) {
+    if pages == Pages::Lessons && !route::in_first_module(&route::current_hash()) {
         // An address the page's loader should have given the whole app (an unbuilt `trunk serve`
         // has no such loader): straight on to it, with nothing rendered here.
         return handover::open_now();
@@ -81,17 +81,13 @@ pub fn run(pages: Pages) {
     start_after_lesson();
 }
 
-fn current_hash() -> String {
-    gloo::utils::window().location().hash().unwrap_or_default()
-}
-
 /// Starts the app, at a lesson's address once its file is in.
 fn start_after_lesson() {
     // At a lesson's address, the lesson's file first (the page's inline script asked for it
     // beside the WebAssembly), so the lesson shows at once where its prerendered first step
     // was; but never waiting long: after LESSON_WAIT_MILLISECONDS the app starts, and the lesson
     // says it is loading, or why it could not be.
-    let hash = current_hash();
+    let hash = route::current_hash();
     let Some(id) = lesson_at(&hash) else {
         return start();
     };

@@ -58,6 +58,11 @@ pub enum Route {
     NotFound,
 }
 
+/// The page's address's hash (`#/…`, or empty).
+pub fn current_hash() -> String {
+    gloo::utils::window().location().hash().unwrap_or_default()
+}
+
 /// Whether the first module (the course map and the lessons: `app::lesson_pages`) serves the
 /// address in a location's hash (`#/…`, or empty); if not, the whole app does. The page's loader
 /// decides the same before either starts (scripts/postbuild.mjs, `WHOLE_ADDRESS`), so the first

@@ -19,7 +19,12 @@ pub fn OpenWhole() -> Html {
             failed.set(None);
             wasm_bindgen_futures::spawn_local(async move {
                 match crate::handover::fetch_whole().await {
-                    Ok(start) => crate::handover::hand_over(&start),
+                    // Unless the learner went back to a lesson or the map meanwhile: this module
+                    // shows those, and the whole app can wait for the next such link.
+                    Ok(start) if !crate::route::in_first_module(&crate::route::current_hash()) => {
+                        crate::handover::hand_over(&start)
+                    }
+                    Ok(_) => {}
                     Err(reason) => failed.set(Some(reason)),
                 }
             });
