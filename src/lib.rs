@@ -131,6 +131,12 @@ fn start() {
             }
         }
     }
+    // Nothing prerendered is left: a loading line shown later (a hand-over's) must show.
+    if let Some(root) = document.document_element() {
+        let _ = root
+            .class_list()
+            .remove_2("prerendered", "prerendered-lesson");
+    }
     let app = yew::Renderer::<app::App>::new().render();
     // A hand-over to the whole app ends this one first.
     handover::on_stop(move || app.destroy());

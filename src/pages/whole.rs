@@ -38,16 +38,18 @@ pub fn OpenWhole() -> Html {
         <main id="main" tabindex="-1" class="page open-whole">
             if let Some(reason) = (*failed).clone() {
                 <h1>{ "This page could not be opened" }</h1>
-                <p role="alert">
+                <p class="notice" role="alert">
                     { format!("The part of the lab this page needs could not be loaded ({reason}). Check the connection and try again; the lessons still work.") }
                 </p>
-                <p>
+                <p class="actions">
                     <button type="button" class="primary" onclick={again}>{ "Try again" }</button>
                     { " " }
                     <Link<Route> to={Route::Home}>{ "Go to the course map" }</Link<Route>>
                 </p>
             } else {
-                <p class="boot" role="status">{ "Loading this page…" }</p>
+                // Not the page's loading line (`.boot`): the stylesheet hides that where the map
+                // was prerendered, and a link followed from the map changes no hash event.
+                <p class="notice" role="status">{ "Loading this page…" }</p>
             }
         </main>
     }

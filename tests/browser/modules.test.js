@@ -81,6 +81,30 @@ describe('the first module and the whole app', () => {
     await close();
   });
 
+  it('a learner who goes back while the whole app is on its way stays in the first module', async () => {
+    const { page, errors, close } = await newPage(browser);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route(WHOLE, async (route) => { await held; await route.continue(); });
+    await open(page, `${origin}/#/`);
+    await page.getByRole('link', { name: 'Open the sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'Loading this page…' }).waitFor();
+    await page.goBack();
+    const heading = await page.getByRole('heading', { level: 1, name: 'Idempotency Lab' }).elementHandle();
+    const whole = page.waitForResponse((response) => /idempotency-lab-whole_bg\.wasm$/.test(response.url()));
+    release();
+    await whole;
+    await page.waitForTimeout(500);
+    // The map the first module shows is the same element: no other app took the page.
+    assert.ok(await heading.evaluate((element) => element.isConnected), 'the first module still shows the map');
+    await page.getByRole('main').getByRole('link', { name: 'A missing reply is not a failed action' }).click();
+    await stepper(page).next.waitFor();
+    await stepOn(page);
+    assert.equal(await stepNumber(page), 2);
+    assertNoErrors(errors);
+    await close();
+  });
+
   it('a whole app that cannot be loaded: the page says so, Try again works, and the lessons still step', async () => {
     const { page, errors, close } = await newPage(browser);
     await page.route(WHOLE, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
