@@ -17,23 +17,10 @@ use crate::store::{LoadNotice, StoreProvider};
 /// The page each route renders in this module: set once, before the app starts (`crate::run`).
 /// Only the module's own function is ever named, so the first module's build leaves the other
 /// pages out.
-pub static PAGES: Pages = Pages(std::sync::OnceLock::new());
-
-/// The page function a module renders with.
-pub struct Pages(std::sync::OnceLock<fn(Route) -> Html>);
-
-impl Pages {
-    pub fn set(&self, pages: fn(Route) -> Html) {
-        let _ = self.0.set(pages);
-    }
-
-    fn render(&self, route: Route) -> Html {
-        (self.0.get().copied().unwrap_or(lesson_pages))(route)
-    }
-}
+pub static PAGES: std::sync::OnceLock<fn(Route) -> Html> = std::sync::OnceLock::new();
 
 fn render(route: Route) -> Html {
-    PAGES.render(route)
+    (PAGES.get().copied().unwrap_or(lesson_pages))(route)
 }
 
 #[component]

@@ -74,7 +74,7 @@ pub fn run(pages: Pages) {
         // has no such loader): straight on to it, with nothing rendered here.
         return handover::open_now();
     }
-    app::PAGES.set(match pages {
+    let _ = app::PAGES.set(match pages {
         Pages::Lessons => app::lesson_pages,
         Pages::Whole => app::switch,
     });
