@@ -79,6 +79,8 @@ bench-site: setup
 	node scripts/postbuild.mjs tests/minimal-app/dist
 	cd tests/floor-app && trunk build --release
 	node scripts/postbuild.mjs tests/floor-app/dist
+	cd tests/floor-app && trunk build --release --features first-module --dist dist-first
+	node scripts/postbuild.mjs tests/floor-app/dist-first
 	cd tests/browser && node bench-site.js && node bench-challenge.js
 
 ## Regenerates docs/screenshot.png (the README's picture) from the built dist/.
@@ -88,4 +90,4 @@ screenshot: setup
 
 clean:
 	cargo clean
-	rm -rf dist test-output tests/minimal-app/dist tests/floor-app/dist
+	rm -rf dist test-output tests/minimal-app/dist tests/floor-app/dist tests/floor-app/dist-first

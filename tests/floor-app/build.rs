@@ -1,4 +1,5 @@
-//! The course from `lessons/`, as the lab embeds it: JSON in the binary.
+//! The course from `lessons/` as JSON (the whole floor embeds it), and its first lesson as the
+//! lab's first module reads it from its file (the first module's floor embeds that).
 
 use std::path::PathBuf;
 
@@ -13,4 +14,6 @@ fn main() {
     let json = serde_json::to_string(&course).expect("the course serializes");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("course.json"), json).expect("OUT_DIR is writable");
+    let lesson = serde_json::to_string(&course.lessons[0]).expect("a lesson serializes");
+    std::fs::write(out.join("lesson.json"), lesson).expect("OUT_DIR is writable");
 }
