@@ -8,9 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import {
-  DIST, assertNoErrors, courseLessonIds, lessonUrl, newPage, open, stepOn, stepper, useSite, waitForText,
-} from './support.js';
+import { assertNoErrors, courseLessonIds, DIST, holdRequests, lessonUrl, newPage, open, stepOn, stepper, useSite, waitForText } from './support.js';
 
 const LESSON_FILE = /\/lessons\/lesson-([a-z0-9-]+)-[0-9a-f]{16}\.json$/;
 
@@ -79,12 +77,7 @@ describe('lesson files', () => {
 
   it('at a lesson\'s address a held file shows the lesson loading, then its steps when it comes', async () => {
     const { page, errors, close } = await newPage(browser);
-    let release;
-    const released = new Promise((resolve) => { release = resolve; });
-    await page.route(LESSON_FILE, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, LESSON_FILE);
     await page.goto(lessonUrl(origin, 'lost-reply'));
     // The app starts without the file: the lesson's title and a loading line, never a blank page.
     const loading = page.getByRole('status').filter({ hasText: 'Loading the lesson…' });

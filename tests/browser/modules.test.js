@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, lessonUrl, newPage, open, stepOn, stepNumber, stepper, useSite, waitForText } from './support.js';
+import { assertNoErrors, holdRequests, lessonUrl, newPage, open, stepOn, stepNumber, stepper, useSite, waitForText } from './support.js';
 
 const FIRST = /\/idempotency-lab-[0-9a-f]+_bg\.wasm$/;
 const WHOLE = /\/idempotency-lab-whole(_bg\.wasm|\.js)$/;
@@ -83,9 +83,7 @@ describe('the first module and the whole app', () => {
 
   it('a learner who goes back while the whole app is on its way stays in the first module', async () => {
     const { page, errors, close } = await newPage(browser);
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await page.route(WHOLE, async (route) => { await held; await route.continue(); });
+    const { release } = await holdRequests(page, WHOLE);
     await open(page, `${origin}/#/`);
     await page.getByRole('link', { name: 'Open the sandbox' }).click();
     await page.getByRole('status').filter({ hasText: 'Loading this page…' }).waitFor();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { LESSON_STATUS, bodyMarkup as readBody } from '../../scripts/postbuild.mjs';
-import { assertNoErrors, axeViolations, courseLessonIds, newPage, open, stepper, useSite, waitForText } from './support.js';
+import { assertNoErrors, axeViolations, courseLessonIds, holdRequests, newPage, open, stepper, useSite, waitForText } from './support.js';
 
 /**
  * The page's own elements (not the boot line or scripts) as the build writes them: read from a
@@ -60,9 +60,7 @@ describe('the prerendered course map', () => {
 
   it('a link in it works: the app opens the lesson the learner chose before it arrived', async () => {
     const { page, errors, close } = await newPage(browser);
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await page.route(/\.wasm$/, async (route) => { await held; await route.continue(); });
+    const { release } = await holdRequests(page, /\.wasm$/);
     await page.goto(`${origin}/#/`);
     const first = page.getByRole('link', { name: /^1\. / });
     const title = (await first.innerText()).replace(/^1\. /, '');
@@ -148,9 +146,7 @@ describe("a lesson's prerendered first step", () => {
   it('its controls work once the app has mounted, and nothing moves as the app replaces it', async () => {
     const { page, errors, close } = await newPage(browser);
     await countShifts(page);
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await page.route(/\.wasm$/, async (route) => { await held; await route.continue(); });
+    const { release } = await holdRequests(page, /\.wasm$/);
     await page.goto(`${origin}/#/lesson/${LESSON}`);
     const loading = page.getByRole('status').filter({ hasText: 'Loading the lab' });
     await loading.waitFor();

@@ -16,7 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 
-import { ROOT, assertNoErrors, engineTraces, newPage, open, stepper, waitForStep, waitForText, useSite } from './support.js';
+import { assertNoErrors, engineTraces, holdRequests, newPage, open, ROOT, stepper, useSite, waitForStep, waitForText } from './support.js';
 
 const LESSON_FILE = 'lessons/02-naive-retry.toml';
 const DESIGN = 'Why a naive retry writes twice: Plain INSERT, no UNIQUE key (unsafe)';
@@ -165,10 +165,7 @@ describe('the sandbox', () => {
 
   it('while its TOML worker is held, the sandbox says it is loading and the forms and the lab work; then the text follows', async () => {
     const { page, errors, close } = await newPage(browser);
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    let asked = 0;
-    await page.route(/\/worker\.js$/, async (route) => { asked += 1; await held; await route.continue(); });
+    const { release, asked } = await holdRequests(page, /\/worker\.js$/);
     await open(page, sandboxUrl(origin));
     const loading = page.getByRole('status').filter({ hasText: 'Loading the TOML reader and writer… The forms and the lab work meanwhile.' });
     await loading.waitFor();
@@ -189,7 +186,7 @@ describe('the sandbox', () => {
     assert.equal(await tomlBox(page).inputValue(), stale, 'typing changed the text being written');
     await seed.focus();
     assert.equal(await loading.count(), 1, 'still loading');
-    assert.ok(asked >= 1, 'the page asked for the second module');
+    assert.ok(asked() >= 1, 'the page asked for the second module');
     release();
     await waitForText(() => tomlBox(page).inputValue(), /^seed = 777$/m, { what: 'the TOML text' });
     await page.getByRole('status').filter({ hasText: 'The text is valid; the lab runs it.' }).waitFor();

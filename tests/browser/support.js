@@ -139,6 +139,22 @@ export async function newPage(browser, { serviceWorkers = 'block', ...options } 
   return { page, errors, close: () => context.close() };
 }
 
+/**
+ * Holds every request of `page` whose URL matches `url` until `release()`: returns
+ * { release, asked }, `asked()` being how many were asked for so far.
+ */
+export async function holdRequests(page, url) {
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  let asked = 0;
+  await page.route(url, async (route) => {
+    asked += 1;
+    await held;
+    await route.continue();
+  });
+  return { release, asked: () => asked };
+}
+
 export function assertNoErrors(errors, where = 'the page') {
   assert.deepEqual(errors, [], `${where} logged errors:\n${errors.join('\n')}`);
 }

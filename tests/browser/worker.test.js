@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { assertNoErrors, lessonUrl, newPage, open, stepOn, stepNumber, stepper, useSite, waitForText, watchLongTasks } from './support.js';
+import { assertNoErrors, holdRequests, lessonUrl, newPage, open, stepOn, stepNumber, stepper, useSite, waitForText, watchLongTasks } from './support.js';
 
 const explorerButton = (page) => page.getByRole('button', { name: 'What could go wrong?', exact: true });
 const findings = (page) => page.getByRole('region', { name: 'What the explorer found' });
@@ -20,10 +20,7 @@ describe('the second module', () => {
 
   it('a lesson steps while the second module is held; the explorer says it is loading, then works', async () => {
     const { page, errors, close } = await newPage(browser);
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    let asked = 0;
-    await page.route(SECOND_MODULE, async (route) => { asked += 1; await held; await route.continue(); });
+    const { release, asked } = await holdRequests(page, SECOND_MODULE);
     await open(page, lessonUrl(origin, 'lost-reply', 1));
     await stepOn(page);
     assert.equal(await stepNumber(page), 2, 'Next works without the second module');
@@ -31,7 +28,7 @@ describe('the second module', () => {
     await page.getByRole('status').filter({ hasText: 'Loading the explorer…' }).waitFor();
     await stepOn(page);
     assert.equal(await stepNumber(page), 3, 'Next works while the explorer waits for its module');
-    assert.ok(asked >= 1, 'the page asked for the second module');
+    assert.ok(asked() >= 1, 'the page asked for the second module');
     release();
     await findings(page).waitFor({ timeout: 60_000 });
     assert.match(await findings(page).innerText(), /schedules, [\d,]+ distinct states/);
