@@ -703,26 +703,6 @@ fn a_goal_on_a_design_that_already_holds_is_an_error() {
     one_error_containing(&found, "already holds every invariant");
 }
 
-/// Where workers read their cancel flag is one of two values; another is refused at each design
-/// it reaches, naming both.
-#[test]
-fn a_bad_cancel_check_is_an_error_naming_the_two_values() {
-    let dir = course_of("cancel-check", "15b-cancel-in-code.toml", |text| {
-        text.replacen(
-            "switches = { cancel_check = \"in_code\" }",
-            "switches = { cancel_check = \"sometimes\" }",
-            1,
-        )
-    });
-    let found = errors(&dir);
-    assert!(
-        found.iter().any(|error| error.contains(
-            "15b-cancel-in-code.toml:34:6: design \"no-check\": scenario: unknown variant `sometimes`, expected `every_step` or `in_code`"
-        )),
-        "{found:?}"
-    );
-}
-
 /// `stops_when_cancelled` cannot break where the engine reads the flag before every step: a
 /// design that expects it to is told why, and a `check_cancel` line there is refused at its line.
 #[test]
@@ -745,6 +725,120 @@ fn the_cancel_invariant_and_block_need_the_flag_read_in_code() {
         found.iter().any(|error| error.contains(
             "design \"checked\": scenario: program, line 6: `check_cancel` reads the cancel flag in code"
         )),
+        "{found:?}"
+    );
+}
+
+/// Line and column (1-based) of the first `needle` in `text`, and where in it `at` starts.
+fn place_of(text: &str, needle: &str, at: &str) -> (usize, usize) {
+    let (line, written) = text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| line.contains(needle))
+        .expect("the needle is in the text");
+    (
+        line + 1,
+        written.find(at).expect("`at` is in the needle's line") + 1,
+    )
+}
+
+/// Where workers read their cancel flag is one of two values; another, in the base scenario that
+/// every design keeps, is one error at the value naming both (not one per design, and none for
+/// the steps that name those designs).
+#[test]
+fn a_bad_value_in_the_base_scenario_is_one_error_where_it_is_written() {
+    let needle = "switches = { cancel_check = \"in_cod\" }";
+    let dir = course_of("base-value", "15b-cancel-in-code.toml", |text| {
+        text.replacen("switches = { cancel_check = \"in_code\" }", needle, 1)
+    });
+    let found = errors(&dir);
+    let text = fs::read_to_string(dir.join("15b-cancel-in-code.toml")).unwrap();
+    let (line, column) = place_of(&text, needle, "\"in_cod\"");
+    assert_eq!(
+        found,
+        [format!(
+            "{}:{line}:{column}: scenario.switches.cancel_check: unknown variant `in_cod`, expected `every_step` or `in_code`",
+            dir.join("15b-cancel-in-code.toml").display()
+        )]
+    );
+}
+
+#[test]
+fn a_bad_value_in_a_design_is_an_error_at_that_value_naming_the_design() {
+    let needle = "scenario = { switches = { write = \"upsrt\", unique = false } }";
+    let dir = course_of("design-value", "02-naive-retry.toml", |text| {
+        text.replacen(
+            "scenario = { switches = { write = \"upsert\", unique = false } }",
+            needle,
+            1,
+        )
+    });
+    let found = errors(&dir);
+    let text = fs::read_to_string(dir.join("02-naive-retry.toml")).unwrap();
+    let (line, column) = place_of(&text, needle, "\"upsrt\"");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains(&format!(
+            "02-naive-retry.toml:{line}:{column}: design \"upsert-no-unique\": scenario.switches.write: unknown variant `upsrt`"
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_bad_value_in_a_designs_array_is_an_error_at_that_value() {
+    // The second design's workers (an array replaces the base's whole): the path names the index.
+    let dir = course_of("design-array", "03-side-effect-keys.toml", |text| {
+        let second = text.match_indices("[designs.scenario]").nth(1).unwrap().0;
+        let (before, after) = text.split_at(second);
+        format!(
+            "{before}{}",
+            after.replacen("runs = [{ op = \"order-17\" }]", "runs = [{ op = 17 }]", 1)
+        )
+    });
+    let found = errors(&dir);
+    let text = fs::read_to_string(dir.join("03-side-effect-keys.toml")).unwrap();
+    let (line, column) = place_of(&text, "runs = [{ op = 17 }]", "17");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains(&format!(
+            "03-side-effect-keys.toml:{line}:{column}: design \""
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found[0].contains(
+            ": scenario.workers[0].runs[0].op: invalid type: integer `17`, expected a string"
+        ),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_lesson_that_fails_is_not_also_a_missing_prerequisite() {
+    // lost-reply breaks; naive-retry, which requires it, reports nothing of its own.
+    let dir = std::env::temp_dir().join(format!(
+        "lab-checker-failed-prerequisite-{}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let manifest = "format = 1\ntitle = \"t\"\n[[sections]]\ntitle = \"s\"\nlessons = [\"lost-reply\", \"naive-retry\"]\n";
+    fs::write(dir.join("course.toml"), manifest).unwrap();
+    let lost_reply = fs::read_to_string(lessons_dir().join("01-lost-reply.toml")).unwrap();
+    let broken = lost_reply.replacen("workflow = \"reserve\"", "workflow = \"reserv\"", 1);
+    assert_ne!(broken, lost_reply);
+    fs::write(dir.join("01-lost-reply.toml"), broken).unwrap();
+    fs::copy(
+        lessons_dir().join("02-naive-retry.toml"),
+        dir.join("02-naive-retry.toml"),
+    )
+    .unwrap();
+    let found = errors(&dir);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("01-lost-reply.toml:"), "{found:?}");
+    assert!(
+        found[0].contains("scenario.workflow: unknown variant `reserv`"),
         "{found:?}"
     );
 }

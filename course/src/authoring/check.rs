@@ -193,14 +193,17 @@ pub(crate) fn order(
 pub(crate) fn check_prerequisites(
     lessons: &[Lesson],
     written: &BTreeMap<String, (LessonError, Vec<LessonError>)>,
+    failed: &[String],
     errors: &mut Vec<LessonError>,
 ) {
     for (index, lesson) in lessons.iter().enumerate() {
         let places = written.get(&lesson.file).map(|(_, places)| places);
         for (position, prerequisite) in lesson.prerequisites.iter().enumerate() {
+            // A lesson whose own file failed its checks is not said missing here too.
             if lessons[..index]
                 .iter()
                 .any(|earlier| &earlier.id == prerequisite)
+                || failed.contains(prerequisite)
             {
                 continue;
             }

@@ -37,7 +37,7 @@ pub(crate) struct LessonFile {
     #[serde(default)]
     pub(crate) prerequisites: Vec<Spanned<String>>,
     /// The base scenario every design starts from.
-    pub(crate) scenario: toml::Table,
+    pub(crate) scenario: Spanned<toml::Table>,
     /// The explorer's budget for every design: `explore = { faults = 2 }`.
     #[serde(default)]
     pub(crate) explore: Option<Spanned<ExploreFile>>,

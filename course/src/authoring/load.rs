@@ -126,7 +126,7 @@ pub fn load_with(dir: &Path, checks: Checks) -> Result<Loaded, Vec<LessonError>>
         &failed,
         &mut errors,
     );
-    check_prerequisites(&lessons, &written, &mut errors);
+    check_prerequisites(&lessons, &written, &failed, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -225,7 +225,9 @@ fn compile(
     let mut designs = Vec::new();
     let mut traces = Vec::new();
     let mut seen = BTreeSet::new();
-    for design in &file.designs {
+    // A mistake in the base scenario breaks every design alike: said once, where it is.
+    let mut base_errors = BTreeSet::new();
+    for (index, design) in file.designs.iter().enumerate() {
         let span = design.id.span().start;
         if !seen.insert(design.id.get_ref().clone()) {
             errors.push(at(
@@ -243,7 +245,7 @@ fn compile(
                 continue;
             }
         };
-        match run_variant(&file.scenario, design, explore) {
+        match run_variant(file.scenario.get_ref(), design, explore) {
             Ok((compiled, trace)) => {
                 let expect_offset = design
                     .expect
@@ -267,7 +269,28 @@ fn compile(
                 designs.push(compiled);
                 traces.push(trace);
             }
-            Err(message) => errors.push(at(path, text, span, message)),
+            Err(VariantError::Run(message)) => errors.push(at(path, text, span, message)),
+            Err(VariantError::Read {
+                base,
+                at: keys,
+                message,
+            }) => {
+                let offset = match base {
+                    true => value_at(text, &["scenario".into()], &keys),
+                    false => value_at(
+                        text,
+                        &["designs".into(), index.into(), "scenario".into()],
+                        &keys,
+                    ),
+                };
+                let offset = offset.unwrap_or(match base {
+                    true => file.scenario.span().start,
+                    false => span,
+                });
+                if !base || base_errors.insert(message.clone()) {
+                    errors.push(at(path, text, offset, message));
+                }
+            }
         }
     }
     if designs.is_empty() && errors.is_empty() {
@@ -383,25 +406,92 @@ fn explore_budget(
     Ok(explore)
 }
 
+/// Why a design's scenario could not be read or run.
+enum VariantError {
+    /// A value of the scenario is not what it should be: at `at` (keys and indexes, from the
+    /// scenario's table), in the lesson's base `[scenario]` (`base`: every design that keeps it
+    /// fails alike) or in the design's own overrides.
+    Read {
+        base: bool,
+        at: Vec<Key>,
+        message: String,
+    },
+    /// The scenario, read, is refused by the engine.
+    Run(String),
+}
+
+/// One step of a path into a TOML document: a table's key or an array's index.
+#[derive(Clone, Debug)]
+enum Key {
+    Name(String),
+    Index(usize),
+}
+
+impl From<&str> for Key {
+    fn from(name: &str) -> Key {
+        Key::Name(name.to_string())
+    }
+}
+
+impl From<usize> for Key {
+    fn from(index: usize) -> Key {
+        Key::Index(index)
+    }
+}
+
+/// Where in `text` (a lesson file) the value at `within` then `keys` is written, or the deepest
+/// of them that is: the offset of its first character.
+fn value_at(text: &str, within: &[Key], keys: &[Key]) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let document = DeTable::parse(text).ok()?;
+    let mut found = None;
+    let mut table = Some(document.get_ref());
+    let mut array = None;
+    for key in within.iter().chain(keys) {
+        let value = match (key, table, array) {
+            (Key::Name(name), Some(table), _) => table.get(name.as_str()),
+            (Key::Index(index), _, Some(items)) => <[_]>::get(items, *index),
+            _ => None,
+        };
+        let Some(value) = value else { break };
+        found = Some(value.span().start);
+        (table, array) = match value.get_ref() {
+            DeValue::Table(inner) => (Some(inner), None),
+            DeValue::Array(items) => (None, Some(&**items)),
+            _ => (None, None),
+        };
+    }
+    found
+}
+
 fn run_variant(
     base: &toml::Table,
     design: &DesignFile,
     explore: Explore,
-) -> Result<(Design, Trace), String> {
+) -> Result<(Design, Trace), VariantError> {
     let mut merged = base.clone();
     merge(&mut merged, &design.scenario);
+    let id = design.id.get_ref();
     let scenario: lab_engine::Scenario =
-        toml::Value::Table(merged)
-            .try_into()
-            .map_err(|error: toml::de::Error| {
-                format!(
-                    "design \"{}\": scenario: {}",
-                    design.id.get_ref(),
-                    error.message()
-                )
-            })?;
+        serde_path_to_error::deserialize(toml::Value::Table(merged)).map_err(|error| {
+            let (path, message) = (error.path().clone(), error.into_inner());
+            let place = match path.iter().next() {
+                None => String::from("scenario"),
+                Some(_) => format!("scenario.{path}"),
+            };
+            let base = !overrides(&design.scenario, &path);
+            let message = match base {
+                true => format!("{place}: {}", message.message()),
+                false => format!("design \"{id}\": {place}: {}", message.message()),
+            };
+            VariantError::Read {
+                base,
+                at: keys(&path),
+                message,
+            }
+        })?;
     let trace = Engine::run(scenario.clone())
-        .map_err(|error| format!("design \"{}\": scenario: {error}", design.id.get_ref()))?;
+        .map_err(|error| VariantError::Run(format!("design \"{id}\": scenario: {error}")))?;
     let compiled = Design {
         id: design.id.get_ref().clone(),
         label: design.label.clone(),
@@ -415,6 +505,45 @@ fn run_variant(
         explore,
     };
     Ok((compiled, trace))
+}
+
+/// The keys and indexes of a path serde followed, as far as they name a place in the TOML (an
+/// enum's variant or an unnamed step ends it).
+fn keys(path: &serde_path_to_error::Path) -> Vec<Key> {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .map_while(|segment| match segment {
+            Segment::Map { key } => Some(Key::Name(key.clone())),
+            Segment::Seq { index } => Some(Key::Index(*index)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a design's scenario table sets the value at `path` (of its merged scenario), or a
+/// value on the way to it: then a fault there is the design's, not the base scenario's.
+fn overrides(design: &toml::Table, path: &serde_path_to_error::Path) -> bool {
+    use serde_path_to_error::Segment;
+    // A fault of the whole scenario (a field missing from both): the base's to hold.
+    if path.iter().next().is_none() {
+        return false;
+    }
+    let root = toml::Value::Table(design.clone());
+    let mut here = &root;
+    for segment in path {
+        let next = match (segment, here) {
+            (Segment::Map { key }, toml::Value::Table(table)) => table.get(key.as_str()),
+            (Segment::Seq { index }, toml::Value::Array(items)) => items.get(*index),
+            // Inside an enum or a value serde could not name, or past a plain value: the design
+            // set what holds the fault (an array or a plain value replaces the base's whole).
+            _ => return true,
+        };
+        match next {
+            Some(value) => here = value,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Tables merge key by key; any other value replaces.

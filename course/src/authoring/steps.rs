@@ -39,7 +39,12 @@ pub(crate) fn compile_steps(
             None => Some(0),
             Some(id) => {
                 let found = designs.iter().position(|design| &design.id == id.get_ref());
-                if found.is_none() {
+                // A design of the file that did not compile: its own error says why.
+                let failed = file
+                    .designs
+                    .iter()
+                    .any(|design| design.id.get_ref() == id.get_ref());
+                if found.is_none() && !failed {
                     let known: Vec<&str> =
                         designs.iter().map(|design| design.id.as_str()).collect();
                     let message = format!(
