@@ -147,7 +147,10 @@ impl Challenge {
                 })
                 .collect(),
             reference: program,
-            goal: Invariant::ALL.to_vec(),
+            goal: Invariant::ALL
+                .into_iter()
+                .filter(|invariant| invariant.applies(scenario))
+                .collect(),
             explore: Explore::default(),
             job: Job::default(),
             hints: Vec::new(),
@@ -239,10 +242,15 @@ impl Challenge {
                 self.blocks.len()
             ));
         }
+        // Only what the scenario's runs can break: the others hold by construction, and a
+        // learner told to keep them would look for a way to break them.
         let goal: Vec<Invariant> = Invariant::ALL
             .into_iter()
-            .filter(|invariant| self.goal.contains(invariant))
+            .filter(|invariant| self.goal.contains(invariant) && invariant.applies(&scenario))
             .collect();
+        if goal.is_empty() {
+            return Err("the goal names no invariant this scenario's runs can break: choose at least one that must hold".into());
+        }
         let expect = Expect::default();
         let task = BuildTask {
             scenario: &scenario,
@@ -539,12 +547,10 @@ pub mod lesson {
             .map_err(|error| format!("the scenario cannot be written as TOML: {error}"))?;
         let id = slug(&challenge.title).unwrap_or_else(|| format!("challenge-{}", opened.id));
         let title = challenge.title.trim();
-        // Only what the design's runs can break: the others hold by construction.
         let goal_words: Vec<String> = opened
             .build
             .goal
             .iter()
-            .filter(|invariant| invariant.applies(&opened.scenario))
             .map(|invariant| format!("“{}”", invariant.statement()))
             .collect();
         let build = format!(

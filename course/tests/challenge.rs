@@ -90,6 +90,26 @@ fn a_challenge_keeps_the_promises_of_the_lesson_it_came_from() {
 }
 
 #[test]
+fn a_goal_keeps_only_what_the_scenario_can_break() {
+    // A challenge (a link made before the builder offered only these) whose goal names every
+    // invariant opens with the ones its runs can break: those the learner is told to keep.
+    let mut challenge = notify();
+    let scenario = challenge.scenario().unwrap();
+    challenge.goal = Invariant::ALL.to_vec();
+    let opened = challenge.open().unwrap();
+    assert!(opened.build.goal.len() < Invariant::ALL.len());
+    assert!(opened
+        .build
+        .goal
+        .iter()
+        .all(|invariant| invariant.applies(&scenario)));
+    let breakable = Invariant::ALL
+        .into_iter()
+        .filter(|invariant| invariant.applies(&scenario));
+    assert_eq!(opened.build.goal, breakable.collect::<Vec<_>>());
+}
+
+#[test]
 fn a_contradictory_challenge_is_refused_with_a_reason() {
     let good = notify();
     let refused = |change: &dyn Fn(&mut Challenge), expected: &str| {
@@ -99,6 +119,10 @@ fn a_contradictory_challenge_is_refused_with_a_reason() {
         assert!(error.contains(expected), "{error} (wanted: {expected})");
     };
     refused(&|c| c.goal.clear(), "the goal names no invariant");
+    refused(
+        &|c| c.goal = vec![Invariant::StopsWhenCancelled],
+        "the goal names no invariant this scenario's runs can break",
+    );
     refused(&|c| c.title = "  ".into(), "no title");
     refused(
         &|c| c.title = "x".repeat(101),
@@ -255,7 +279,13 @@ fn a_draft_from_a_scenario_starts_from_its_design() {
     assert_eq!(draft.reference, program);
     assert_eq!(draft.start.len(), program.lines.len());
     assert!(draft.start.iter().all(|line| !line.locked));
-    assert_eq!(draft.goal, Invariant::ALL);
+    // The goal: every invariant its runs can break, and no other.
+    let breakable: Vec<Invariant> = Invariant::ALL
+        .into_iter()
+        .filter(|invariant| invariant.applies(&scenario))
+        .collect();
+    assert!(!breakable.is_empty() && breakable.len() < Invariant::ALL.len());
+    assert_eq!(draft.goal, breakable);
     // Until it has a title, it says so.
     assert!(draft.open().unwrap_err().contains("no title"));
 }

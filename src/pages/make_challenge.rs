@@ -421,14 +421,21 @@ fn Builder(props: &BuilderProps) -> Html {
         let label = words(block, &scenario).1;
         html! { <li><CheckField {label} checked={on} {onchange} /></li> }
     });
-    let goal_fields = Invariant::ALL.into_iter().map(|invariant| {
+    // Only what the scenario's runs can break: the others hold by construction.
+    let breakable: Vec<Invariant> = Invariant::ALL
+        .into_iter()
+        .filter(|invariant| invariant.applies(&scenario))
+        .collect();
+    let goal_fields = breakable.iter().map(|&invariant| {
         let on = draft.goal.contains(&invariant);
         let onchange = {
             let draft = Rc::clone(draft);
             let onchange = props.onchange.clone();
+            let breakable = breakable.clone();
             Callback::from(move |checked: bool| {
-                let goal = Invariant::ALL
-                    .into_iter()
+                let goal = breakable
+                    .iter()
+                    .copied()
                     .filter(|known| match *known == invariant {
                         true => checked,
                         false => draft.goal.contains(known),
@@ -572,6 +579,7 @@ fn Builder(props: &BuilderProps) -> Html {
                 <h2 id="builder-goal">{ "The goal and the budget" }</h2>
                 <fieldset>
                     <legend>{ "Invariants that must hold" }</legend>
+                    <p class="hint">{ "The ones this scenario's runs can break; the others hold whatever the learner builds." }</p>
                     <ul class="field-list columns">{ for goal_fields }</ul>
                 </fieldset>
                 <div class="field-row">
