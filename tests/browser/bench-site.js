@@ -357,8 +357,11 @@ try {
   console.log(`\nFirst paint, median of ${RUNS} cold loads (interleaved), served compressed (brotli), Chromium ${browser.version()} headless\n| page | ms | × minimal app | KiB asked for before it (as sent) |\n|---|---:|---:|---:|`);
   pages.forEach((page, index) => console.log(`| ${page.name} | ${times[index].toFixed(0)} | ${(times[index] / base).toFixed(2)} | ${kb(bytes[index])} |`));
   const gzipBefore = (index) => kb(beforeGzip(runs[index].at(-1).files));
-  console.log(`target: a lesson's working Next at most 1.5× the minimal app's first paint: ${(times[2] / base).toFixed(2)}× (${times[2] / base <= 1.5 ? 'met' : 'not met'}); the course map's app ${(times[3] / base).toFixed(2)}× (${times[3] / base <= 1.5 ? 'met' : 'not met'})`);
-  console.log(`target: at most 300 KiB gzip before a lesson's Next works: ${gzipBefore(2)} KiB gzip; before the course map's app works: ${gzipBefore(3)} KiB gzip`);
+  const met = (ratio) => (ratio <= 1.5 ? 'met' : 'not met');
+  // The map is prerendered with real links: a learner can choose a lesson from its first paint.
+  console.log(`target: a lesson's working Next at most 1.5× the minimal app's first paint: ${(times[2] / base).toFixed(2)}× (${met(times[2] / base)}); ` +
+    `the course map's first paint ${(times[0] / base).toFixed(2)}× (${met(times[0] / base)}; its links work from it), the map's own app ${(times[3] / base).toFixed(2)}× (${met(times[3] / base)})`);
+  console.log(`target: at most 300 KiB gzip before a lesson's Next works: ${gzipBefore(2)} KiB gzip; before the course map's links work: ${gzipBefore(0)} KiB gzip, before its own app: ${gzipBefore(3)} KiB gzip`);
   const floorAt = pages.length - 2;
   console.log(`the first module's floor (no UI): working Next ${(times[floorAt] / base).toFixed(2)}× the minimal app's first paint, after ${kb(beforeGzipIn(FLOOR_FIRST, runs[floorAt].at(-1).files))} KiB gzip`);
   // On a slow link what a learner waits for is mostly the download: Lighthouse's mobile link.
