@@ -8,7 +8,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 WASM := --target wasm32-unknown-unknown
 PUBLIC_URL ?= /
 
-.PHONY: setup setup-build serve serve-dist build bench-site test check lint structure test-native test-browser lessons bench screenshot clean
+.PHONY: setup setup-build serve serve-dist build build-subpath subpath bench-site test check lint structure test-native test-browser lessons bench screenshot clean
 
 setup:
 	@scripts/setup.sh all
@@ -25,6 +25,16 @@ serve: setup-build
 build: setup-build
 	trunk build --release --public-url $(PUBLIC_URL)
 	node scripts/postbuild.mjs dist
+
+## The same site built for a sub-path, in test-output/subpath/: the browser tests open it there
+## (tests/browser/subpath.test.js). `subpath` builds it only when dist/ is newer.
+SUBPATH := test-output/subpath
+build-subpath: setup-build
+	trunk build --release --public-url /sub/path/ --dist $(SUBPATH)
+	node scripts/postbuild.mjs $(SUBPATH)
+
+subpath:
+	@if [ ! -f $(SUBPATH)/index.html ] || [ dist/index.html -nt $(SUBPATH)/index.html ]; then $(MAKE) --no-print-directory build-subpath; fi
 
 ## Serve the built dist/ as a static host would, compressed, on http://127.0.0.1:8081
 serve-dist:
@@ -50,7 +60,7 @@ test-native:
 	cargo run --quiet -p lab -- check lessons
 	cargo run --quiet -p lab -- coverage lessons/coverage.toml
 
-test-browser:
+test-browser: subpath
 	cd tests/browser && node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout
 
 ## Check the lessons only.

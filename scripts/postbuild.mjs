@@ -185,10 +185,9 @@ export async function prerender(dist) {
   // playwright-core is a test dependency: `make setup` installs it before `make build`.
   const require = createRequire(fileURLToPath(new URL('../tests/browser/package.json', import.meta.url)));
   const { chromium } = require('playwright-core');
-  const { createServer } = await import('./serve-dist.mjs');
+  const { basePath, createServer } = await import('./serve-dist.mjs');
   // Served where the build expects to live (its <base href>, PUBLIC_URL), so its files load.
-  const base = /<base\b[^>]*\bhref="([^"]*)"/i.exec(fs.readFileSync(path.join(dist, 'index.html'), 'utf8'))?.[1] ?? '/';
-  const prefix = base.startsWith('/') ? (base.endsWith('/') ? base : `${base}/`) : '/';
+  const prefix = basePath(fs.readFileSync(path.join(dist, 'index.html'), 'utf8'));
   const server = createServer(dist, { prefix });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const browser = await chromium.launch({

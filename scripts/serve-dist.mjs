@@ -43,6 +43,13 @@ function isFile(file) {
   }
 }
 
+/** The path a build's index.html (its text) expects to be served under: its <base href>, or `/`. */
+export function basePath(html) {
+  const base = /<base\b[^>]*\bhref="([^"]*)"/i.exec(html)?.[1] ?? '/';
+  if (!base.startsWith('/')) return '/';
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
 /** An http.Server for the folder; not yet listening. */
 export function createServer(root, { prefix = '/' } = {}) {
   const dist = path.resolve(root);
@@ -89,8 +96,10 @@ function main() {
     console.error(`${root}/index.html is missing: run make build first`);
     process.exit(1);
   }
-  createServer(root).listen(port, '127.0.0.1', () => {
-    console.log(`serving ${root}/ compressed on http://127.0.0.1:${port}/ (Ctrl-C stops)`);
+  // Where the build expects to live (its <base href>, PUBLIC_URL): a sub-path build there.
+  const prefix = basePath(fs.readFileSync(path.join(root, 'index.html'), 'utf8'));
+  createServer(root, { prefix }).listen(port, '127.0.0.1', () => {
+    console.log(`serving ${root}/ compressed on http://127.0.0.1:${port}${prefix} (Ctrl-C stops)`);
   });
 }
 

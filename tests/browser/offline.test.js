@@ -11,18 +11,8 @@ import { describe, it } from 'node:test';
 
 import {
   DIST, assertNoErrors, courseLessonIds, lessonUrl, newPage, open, startServer, stepOn, stepper, stopServer, useSite,
-  waitForText,
+  waitForServiceWorker, waitForText,
 } from './support.js';
-
-/** Waits until the page is controlled by the lab's service worker, with the build cached. */
-async function waitForServiceWorker(page) {
-  await page.waitForFunction(async () => {
-    const registration = await navigator.serviceWorker.getRegistration();
-    return registration?.active?.state === 'activated';
-  }, null, { timeout: 60_000 });
-  // First visit: the worker claims the page once it is active.
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
-}
 
 describe('offline', () => {
   let origin;

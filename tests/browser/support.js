@@ -155,6 +155,16 @@ export async function holdRequests(page, url) {
   return { release, asked: () => asked };
 }
 
+/** Waits until the page is controlled by the lab's service worker, with the build cached. */
+export async function waitForServiceWorker(page) {
+  await page.waitForFunction(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return registration?.active?.state === 'activated';
+  }, null, { timeout: 60_000 });
+  // First visit: the worker claims the page once it is active.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+}
+
 export function assertNoErrors(errors, where = 'the page') {
   assert.deepEqual(errors, [], `${where} logged errors:\n${errors.join('\n')}`);
 }
