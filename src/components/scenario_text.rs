@@ -8,6 +8,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::download::chosen_file;
+use crate::format::thousands;
 use crate::worker_module::Readiness;
 
 #[derive(Properties, PartialEq)]
@@ -68,17 +69,61 @@ fn use_read_only_while(area: &NodeRef, on: bool) {
     });
 }
 
+/// Above this length the text box is hidden until the learner asks for it (or is already using
+/// it). Chromium lays out a text box's whole value whenever it changes on screen: for the
+/// sandbox's 10,000 generated records (1.3 MB) that froze the page for about 1.6 s at each edit
+/// in the forms, where hidden the same edit shows in about 0.5 s. At this length (about 2,000
+/// generated records) an edit with the box shown still comes in a fraction of a second.
+pub const SHOWN_BYTES_MAX: usize = 256 * 1024;
+
 #[component]
 pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
     let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let area = use_node_ref();
     use_read_only_while(&area, props.writing);
+    // Once asked for, focused or typed in, the box stays: it never hides while in use.
+    let wanted = use_state_eq(|| false);
+    let hidden = props.text.len() > SHOWN_BYTES_MAX && !*wanted;
+    let onshow = {
+        let wanted = wanted.clone();
+        let area = area.clone();
+        Callback::from(move |_: MouseEvent| {
+            wanted.set(true);
+            // The box is in the page already (hidden): focus it, so the learner is where they asked.
+            if let Some(area) = area.cast::<HtmlTextAreaElement>() {
+                area.set_hidden(false);
+                let _ = area.focus();
+            }
+        })
+    };
+    let onfocus = {
+        let wanted = wanted.clone();
+        Callback::from(move |_: FocusEvent| wanted.set(true))
+    };
     let oninput = {
         let ontype = props.ontype.clone();
+        let wanted = wanted.clone();
         Callback::from(move |event: InputEvent| {
+            wanted.set(true);
             let area: HtmlTextAreaElement = event.target_unchecked_into();
             ontype.emit(area.value());
         })
+    };
+    let shown = match hidden {
+        false => Html::default(),
+        true => {
+            let lines = props.text.bytes().filter(|&byte| byte == b'\n').count() + 1;
+            html! {
+                <div class="toml-hidden">
+                    <p>{ format!(
+                        "This scenario's text is {} ({} lines): it is not shown, so that each change stays quick. The forms edit it; “Download the scenario (TOML)” saves it whole.",
+                        size_words(props.text.len()),
+                        thousands(lines as u64)
+                    ) }</p>
+                    <button type="button" onclick={onshow}>{ "Show and edit the text" }</button>
+                </div>
+            }
+        }
     };
     let onfile = {
         let onimport = props.onimport.clone();
@@ -140,13 +185,14 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
     html! {
         <section class="scenario-text" aria-labelledby="scenario-text-title">
             <h2 id="scenario-text-title" class="panel-title">{ "Scenario as TOML" }</h2>
-            <label class="field" for="scenario-toml">{ "Scenario (TOML)" }</label>
+            { shown }
+            <label class="field" for="scenario-toml" {hidden}>{ "Scenario (TOML)" }</label>
             // Not autocomplete: Chromium keeps such a box's value in the page's history entry,
             // serialised at each change of address (each step, each edit), 50 to 80 ms at a
             // megabyte; the page writes the box's text itself, so restoring it is not the
             // browser's to do.
             <textarea id="scenario-toml" class="toml" spellcheck="false" autocomplete="off" rows="24" ref={area}
-                value={AttrValue::from(Rc::clone(&props.text))} {oninput}
+                value={AttrValue::from(Rc::clone(&props.text))} {oninput} {onfocus} {hidden}
                 aria-describedby="scenario-text-status" aria-readonly={props.writing.then_some("true")}
                 aria-invalid={props.error.is_some().then_some("true")} />
             { status }
@@ -156,5 +202,13 @@ pub fn ScenarioText(props: &ScenarioTextProps) -> Html {
             </label>
             { import.unwrap_or_default() }
         </section>
+    }
+}
+
+/// A text's length in words: "1.3 MB", "312 KB".
+fn size_words(bytes: usize) -> String {
+    match bytes {
+        0..1_000_000 => format!("{} KB", bytes.div_ceil(1_000)),
+        _ => format!("{:.1} MB", bytes as f64 / 1_000_000.0),
     }
 }

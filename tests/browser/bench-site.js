@@ -136,8 +136,8 @@ async function searchFigures(browser) {
 /**
  * The sandbox at 10,000 generated records: an edit of the seed, from the change to the TOML text
  * showing it (the forms and the lab are drawn before it), and the longest main-thread task and
- * frame meanwhile (how long the page did not answer input); typed in the field, then again with
- * the text box on screen.
+ * frame meanwhile (how long the page did not answer input); typed in the field (the box hidden,
+ * as it is at this size until asked for), then again with the text box shown and on screen.
  */
 async function sandboxFigures(browser) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
@@ -155,10 +155,10 @@ async function sandboxFigures(browser) {
       await field.fill(String(seed));
       await field.press('Tab');
     });
-    console.log(`\nSandbox, 10,000 generated records: generated and shown in ${generated} ms; an edit of the seed shows in the forms, the text and the lab in ${typed.median.toFixed(0)} ms, median of 3 (target 500 ms: ${typed.median <= 500 ? 'met' : 'not met'}); longest main-thread task meanwhile ${typed.longest.toFixed(0)} ms, longest frame (its tasks, style, layout and paint) ${typed.longestFrame.toFixed(0)} ms (the page answers input only between them)`);
-    // The seed's field is far below the text box, which the browser does not lay out while it is
-    // off screen: the same edit again with the text box on screen (the field set and changed
-    // without scrolling to it), which lays out its whole text.
+    console.log(`\nSandbox, 10,000 generated records: generated and shown in ${generated} ms (its 1.3 MB text in the page, its box hidden until asked for); an edit of the seed shows in the forms, the text and the lab in ${typed.median.toFixed(0)} ms, median of 3 (target 500 ms: ${typed.median <= 500 ? 'met' : 'not met'}); longest main-thread task meanwhile ${typed.longest.toFixed(0)} ms, longest frame (its tasks, style, layout and paint) ${typed.longestFrame.toFixed(0)} ms (the page answers input only between them)`);
+    // At this size the text box is hidden until asked for: asked for, and on screen (the field
+    // set and changed without scrolling to it), each edit lays out its whole text.
+    await page.getByRole('button', { name: 'Show and edit the text' }).click();
     await page.locator('#scenario-toml').evaluate((area) => area.scrollIntoView({ block: 'center' }));
     const inView = await seedEdits(page, [404, 505, 606], (field, seed) =>
       field.evaluate((element, value) => {
@@ -167,7 +167,7 @@ async function sandboxFigures(browser) {
         element.dispatchEvent(new Event('change', { bubbles: true }));
       }, String(seed)),
     );
-    console.log(`  The same edit with the text box on screen: ${inView.median.toFixed(0)} ms, median of 3 (target 500 ms: ${inView.median <= 500 ? 'met' : 'not met'}); longest task ${inView.longest.toFixed(0)} ms, longest frame ${inView.longestFrame.toFixed(0)} ms`);
+    console.log(`  The same edit with the text shown (Show and edit the text) and on screen: ${inView.median.toFixed(0)} ms, median of 3 (target 500 ms: ${inView.median <= 500 ? 'met' : 'not met'}); longest task ${inView.longest.toFixed(0)} ms, longest frame ${inView.longestFrame.toFixed(0)} ms`);
   } finally {
     await context.close();
   }
