@@ -475,20 +475,20 @@ fn run_variant(
     let scenario: lab_engine::Scenario =
         serde_path_to_error::deserialize(toml::Value::Table(merged)).map_err(|error| {
             let (path, message) = (error.path().clone(), error.into_inner());
-            let place = match path.iter().next() {
-                None => String::from("scenario"),
-                Some(_) => format!("scenario.{path}"),
+            let at = keys(&path);
+            let (place, base) = match path.iter().next() {
+                // A fault of the whole scenario (a field missing from both): the base's to hold.
+                None => (String::from("scenario"), true),
+                Some(_) => (
+                    format!("scenario.{path}"),
+                    !overrides(&design.scenario, &at),
+                ),
             };
-            let base = !overrides(&design.scenario, &path);
             let message = match base {
                 true => format!("{place}: {}", message.message()),
                 false => format!("design \"{id}\": {place}: {}", message.message()),
             };
-            VariantError::Read {
-                base,
-                at: keys(&path),
-                message,
-            }
+            VariantError::Read { base, at, message }
         })?;
     let trace = Engine::run(scenario.clone())
         .map_err(|error| VariantError::Run(format!("design \"{id}\": scenario: {error}")))?;
@@ -520,29 +520,28 @@ fn keys(path: &serde_path_to_error::Path) -> Vec<Key> {
         .collect()
 }
 
-/// Whether a design's scenario table sets the value at `path` (of its merged scenario), or a
-/// value on the way to it: then a fault there is the design's, not the base scenario's.
-fn overrides(design: &toml::Table, path: &serde_path_to_error::Path) -> bool {
-    use serde_path_to_error::Segment;
-    // A fault of the whole scenario (a field missing from both): the base's to hold.
-    if path.iter().next().is_none() {
-        return false;
-    }
-    let root = toml::Value::Table(design.clone());
-    let mut here = &root;
-    for segment in path {
-        let next = match (segment, here) {
-            (Segment::Map { key }, toml::Value::Table(table)) => table.get(key.as_str()),
-            (Segment::Seq { index }, toml::Value::Array(items)) => items.get(*index),
-            // Inside an enum or a value serde could not name, or past a plain value: the design
-            // set what holds the fault (an array or a plain value replaces the base's whole).
+/// Whether a design's scenario table sets the value at `keys` (of its merged scenario, as far
+/// as `keys` names it), or a value on the way to it: then a fault there is the design's, not the
+/// base scenario's.
+fn overrides(design: &toml::Table, keys: &[Key]) -> bool {
+    let mut table = Some(design);
+    let mut array: Option<&[toml::Value]> = None;
+    for key in keys {
+        let next = match (key, table, array) {
+            (Key::Name(name), Some(table), _) => table.get(name.as_str()),
+            (Key::Index(index), _, Some(items)) => items.get(*index),
+            // Past a plain value or an array: the design replaced the base's whole of it.
             _ => return true,
         };
-        match next {
-            Some(value) => here = value,
-            None => return false,
-        }
+        let Some(value) = next else { return false };
+        (table, array) = match value {
+            toml::Value::Table(inner) => (Some(inner), None),
+            toml::Value::Array(items) => (None, Some(items.as_slice())),
+            _ => (None, None),
+        };
     }
+    // The whole path is the design's, or it ends in an enum or a value serde could not name
+    // inside something the design set.
     true
 }
 
