@@ -147,10 +147,7 @@ impl Challenge {
                 })
                 .collect(),
             reference: program,
-            goal: Invariant::ALL
-                .into_iter()
-                .filter(|invariant| invariant.applies(scenario))
-                .collect(),
+            goal: Invariant::applying(scenario),
             explore: Explore::default(),
             job: Job::default(),
             hints: Vec::new(),
@@ -233,23 +230,20 @@ impl Challenge {
         self.check_texts()?;
         let scenario = self.scenario()?;
         self.check_budget()?;
-        if self.goal.is_empty() {
-            return Err("the goal names no invariant: choose at least one that must hold".into());
+        // Only what the scenario's runs can break: the others hold by construction, and a
+        // learner told to keep them would look for a way to break them.
+        let goal: Vec<Invariant> = Invariant::applying(&scenario)
+            .into_iter()
+            .filter(|invariant| self.goal.contains(invariant))
+            .collect();
+        if goal.is_empty() {
+            return Err("the goal names no invariant this scenario's runs can break: choose at least one that must hold".into());
         }
         if self.blocks.len() > BANK_BLOCKS_MAX {
             return Err(format!(
                 "the bank has {} blocks; a challenge offers at most {BANK_BLOCKS_MAX}",
                 self.blocks.len()
             ));
-        }
-        // Only what the scenario's runs can break: the others hold by construction, and a
-        // learner told to keep them would look for a way to break them.
-        let goal: Vec<Invariant> = Invariant::ALL
-            .into_iter()
-            .filter(|invariant| self.goal.contains(invariant) && invariant.applies(&scenario))
-            .collect();
-        if goal.is_empty() {
-            return Err("the goal names no invariant this scenario's runs can break: choose at least one that must hold".into());
         }
         let expect = Expect::default();
         let task = BuildTask {

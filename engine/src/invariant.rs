@@ -101,6 +101,14 @@ impl Invariant {
         self.workflows().contains(&scenario.workflow)
             && (self != Invariant::StopsWhenCancelled || cancel_in_code)
     }
+
+    /// Every invariant a run of `scenario` can break ([`Invariant::applies`]), in `ALL` order.
+    pub fn applying(scenario: &Scenario) -> Vec<Invariant> {
+        Invariant::ALL
+            .into_iter()
+            .filter(|invariant| invariant.applies(scenario))
+            .collect()
+    }
 }
 
 /// A set of invariants, one bit each in `Invariant::ALL` order: what an event broke for the first

@@ -35,10 +35,7 @@ pub fn run(args: RunArgs) -> ExitCode {
             continue;
         }
         // The invariants its runs can break: the ones the app's Invariants panel lists.
-        let applies: Vec<Invariant> = Invariant::ALL
-            .into_iter()
-            .filter(|invariant| invariant.applies(&scenario))
-            .collect();
+        let applies = Invariant::applying(&scenario);
         let trace = match Engine::run(scenario) {
             Ok(trace) => trace,
             Err(error) => return report(&[at_start(&args.file, error.to_string())]),

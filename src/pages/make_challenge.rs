@@ -422,10 +422,7 @@ fn Builder(props: &BuilderProps) -> Html {
         html! { <li><CheckField {label} checked={on} {onchange} /></li> }
     });
     // Only what the scenario's runs can break: the others hold by construction.
-    let breakable: Vec<Invariant> = Invariant::ALL
-        .into_iter()
-        .filter(|invariant| invariant.applies(&scenario))
-        .collect();
+    let breakable = Invariant::applying(&scenario);
     let goal_fields = breakable.iter().map(|&invariant| {
         let on = draft.goal.contains(&invariant);
         let onchange = {
