@@ -1,26 +1,20 @@
 // The keyboard, and the lesson's questions.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { assertNoErrors, launchBrowser, lessonUrl, newPage, open, predictFirst, startServer, stepper,
-  stopServer, waitForStep, waitForText } from './support.js';
+import { assertNoErrors, lessonUrl, newPage, open, predictFirst, stepper, useSite, waitForStep, waitForText } from './support.js';
 
 const LESSON = 'lost-reply';
 
 const isFocused = (locator) => locator.evaluate((element) => element === document.activeElement);
 
 describe('interaction', () => {
-  let server;
   let origin;
   let browser;
   /** How many steps the lesson has, as its first page says (read by openLesson). */
   let total;
-
-  before(async () => {
-    ({ server, origin } = await startServer());
-    browser = await launchBrowser();
-  });
+  useSite((site) => ({ origin, browser } = site));
 
   /** Opens the lesson at step 1 and reads "Step 1 of N". */
   const openLesson = async (page) => {
@@ -28,11 +22,6 @@ describe('interaction', () => {
     const text = await waitForText(stepper(page).count, /^Step 1 of \d+$/, { what: 'the step count' });
     total = Number(text.match(/of (\d+)/)[1]);
   };
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
 
   it('Tab reaches Next, and Enter and Space activate it', async () => {
     const { page, errors, close } = await newPage(browser);

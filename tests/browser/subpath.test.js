@@ -5,14 +5,11 @@
 // under the path, and the page asks for nothing outside it.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 
-import { basePath, createServer } from '../../scripts/serve-dist.mjs';
 import {
-  ROOT, assertNoErrors, lessonUrl, launchBrowser, newPage, open, stepNumber, stepOn, stepper, stopServer,
-  waitForServiceWorker,
+  ROOT, assertNoErrors, lessonUrl, newPage, open, stepNumber, stepOn, stepper, useSite, waitForServiceWorker,
 } from './support.js';
 
 const SUBPATH_DIST = path.join(ROOT, 'test-output', 'subpath');
@@ -31,30 +28,23 @@ function strayRequests(page, prefix) {
 }
 
 describe('a build under a sub-path', () => {
-  let server;
   let browser;
+  let origin;
   let site;
   let prefix;
-  before(async () => {
-    const index = path.join(SUBPATH_DIST, 'index.html');
-    if (!fs.existsSync(index)) throw new Error(`${index} is missing: run make build-subpath (make test builds it)`);
-    prefix = basePath(fs.readFileSync(index, 'utf8'));
+  // Served under the path it was built for: `origin` ends with it.
+  useSite((served) => {
+    ({ origin, browser } = served);
+    site = `${origin}/`;
+    prefix = new URL(site).pathname;
     assert.notEqual(prefix, '/', 'test-output/subpath/ is built for a sub-path');
-    server = createServer(SUBPATH_DIST, { prefix });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    site = `http://127.0.0.1:${server.address().port}${prefix}`;
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  }, SUBPATH_DIST);
 
   it('opens a lesson, the map, and the sandbox by a link from the map, all under its path', async () => {
     const { page, errors, close } = await newPage(browser);
     const stray = strayRequests(page, prefix);
     // A lesson's address, nothing saved: its prerendered step, then the first module's lesson.
-    await page.goto(lessonUrl(site.replace(/\/$/, ''), 'lost-reply'));
+    await page.goto(lessonUrl(origin, 'lost-reply'));
     await page.locator('[data-prerender="lesson"]').first().waitFor();
     await page.waitForFunction(() => !document.querySelector('[data-prerender]'));
     await stepOn(page);
@@ -82,7 +72,7 @@ describe('a build under a sub-path', () => {
     await page.goto(`${site}#/sandbox`);
     await page.getByRole('heading', { level: 1, name: 'Sandbox' }).waitFor({ timeout: 30_000 });
     await stepOn(page);
-    await page.goto(lessonUrl(site.replace(/\/$/, ''), 'naive-retry', 1));
+    await page.goto(lessonUrl(origin, 'naive-retry', 1));
     await stepper(page).next.waitFor();
     await stepOn(page);
     assert.equal(await stepNumber(page), 2);

@@ -12,6 +12,8 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
+import { basePath } from '../../scripts/serve-dist.mjs';
+
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -36,14 +38,17 @@ const MIME = {
 };
 
 /**
- * Serves dist/ on 127.0.0.1 at an ephemeral port. Unknown paths get index.html (the app routes by
- * the hash, so any path must boot it). Resolves to { server, origin }.
+ * Serves dist/ (or another build, `root`) on 127.0.0.1 at an ephemeral port, under the path it
+ * was built for (its <base href>: `/`, or a sub-path such as `/sub/path/`). Unknown paths get
+ * index.html (the app routes by the hash, so any path must boot it). Resolves to
+ * { server, origin }, `origin` with the build's sub-path if it has one (`${origin}/#/…` opens it).
  */
 export async function startServer(root = DIST) {
   const index = path.join(root, 'index.html');
   if (!fs.existsSync(index)) {
-    throw new Error(`${index} is missing: run make build first (the browser tests test the built dist/)`);
+    throw new Error(`${index} is missing: run make build first (make test-browser builds test-output/subpath/ too)`);
   }
+  const prefix = basePath(fs.readFileSync(index, 'utf8'));
   const server = http.createServer((request, response) => {
     let pathname;
     try {
@@ -52,6 +57,7 @@ export async function startServer(root = DIST) {
       response.writeHead(400).end('bad request');
       return;
     }
+    if (pathname.startsWith(prefix)) pathname = `/${pathname.slice(prefix.length)}`;
     let file = path.join(root, path.normalize(pathname));
     if (!file.startsWith(root) || !isFile(file)) file = index; // also stops ../ escapes
     const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
@@ -67,7 +73,7 @@ export async function startServer(root = DIST) {
     server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address();
-  return { server, origin: `http://127.0.0.1:${port}` };
+  return { server, origin: `http://127.0.0.1:${port}${prefix.slice(0, -1)}` };
 }
 
 function isFile(file) {
@@ -79,15 +85,16 @@ function isFile(file) {
 }
 
 /**
- * Registers the suite's before and after hooks: a static server for dist/ and a browser,
- * both closed at the end. `use` receives { origin, browser } once they are up.
+ * Registers the suite's before and after hooks: a static server for dist/ (or the build in
+ * `root`, see startServer) and a browser, both closed at the end. `use` receives
+ * { origin, browser } once they are up.
  */
-export function useSite(use) {
+export function useSite(use, root = DIST) {
   let server;
   let browser;
   before(async () => {
     let origin;
-    ({ server, origin } = await startServer());
+    ({ server, origin } = await startServer(root));
     browser = await launchBrowser();
     use({ origin, browser });
   });
