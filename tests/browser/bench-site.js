@@ -52,11 +52,6 @@ function printSizes(title, { rows, total }) {
   }
 }
 
-/** The gzip bytes of the files of DIST at these paths (`/` is index.html). */
-function beforeGzip(files) {
-  return beforeGzipIn(DIST, files);
-}
-
 /** The gzip bytes of the files of `dist` at these paths (`/` is index.html). */
 function beforeGzipIn(dist, files) {
   return [...new Set(files)].reduce((sum, file) => {
@@ -356,7 +351,7 @@ try {
   const base = times[pages.length - 1];
   console.log(`\nFirst paint, median of ${RUNS} cold loads (interleaved), served compressed (brotli), Chromium ${browser.version()} headless\n| page | ms | × minimal app | KiB asked for before it (as sent) |\n|---|---:|---:|---:|`);
   pages.forEach((page, index) => console.log(`| ${page.name} | ${times[index].toFixed(0)} | ${(times[index] / base).toFixed(2)} | ${kb(bytes[index])} |`));
-  const gzipBefore = (index) => kb(beforeGzip(runs[index].at(-1).files));
+  const gzipBefore = (index) => kb(beforeGzipIn(DIST, runs[index].at(-1).files));
   const met = (ratio) => (ratio <= 1.5 ? 'met' : 'not met');
   // The map is prerendered with real links: a learner can choose a lesson from its first paint.
   console.log(`target: a lesson's working Next at most 1.5× the minimal app's first paint: ${(times[2] / base).toFixed(2)}× (${met(times[2] / base)}); ` +
